@@ -1,0 +1,108 @@
+"""HTTP endpoints of documents: one view per endpoint, parse → service → serialize."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from django.http import HttpResponseBase
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from documents import selectors, services
+from documents.downloads import file_response
+from documents.models import Document
+from documents.parsers import RawStreamParser
+from documents.serializers import (
+    DocumentIdSerializer,
+    DocumentLayoutSerializer,
+    DocumentSerializer,
+    FileQuerySerializer,
+    UploadQuerySerializer,
+)
+from transformsvc.auth import request_owner_id
+from transformsvc.problems import NotAcceptable
+
+
+def document_location(document_id: str) -> str:
+    return "/documents/" + quote(document_id, safe="")
+
+
+class DocumentUploadView(APIView):
+    parser_classes = [RawStreamParser]
+
+    @extend_schema(
+        operation_id="uploadDocument",
+        parameters=[UploadQuerySerializer],
+        request={"application/octet-stream": OpenApiTypes.BINARY},
+        responses={200: DocumentIdSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        query = UploadQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        params = query.validated_data
+        body = request.data  # the raw stream, or an empty mapping for an empty body
+        doc = services.document_create(
+            stream=body if hasattr(body, "read") and not params.get("documentUrl") else None,
+            document_id=params.get("documentId"), title=params.get("documentTitle"),
+            url=params.get("documentUrl"), fail_on_unsupported=params["failOnUnsupported"],
+            owner_id=request_owner_id(request),
+        )
+        return Response({"id": doc.id}, headers={"Location": document_location(doc.id)})
+
+
+class DocumentDetailView(APIView):
+    @extend_schema(operation_id="getDocument", responses={200: DocumentSerializer})
+    def get(self, request: Request, document_id: str) -> Response:
+        doc = selectors.document_get(document_id, request_owner_id(request))
+        return Response(DocumentSerializer(doc).data)
+
+    @extend_schema(operation_id="deleteDocument", responses={200: DocumentIdSerializer})
+    def delete(self, request: Request, document_id: str) -> Response:
+        services.document_delete(document_id=document_id, owner_id=request_owner_id(request))
+        return Response({"id": document_id})
+
+
+class DocumentLayoutView(APIView):
+    @extend_schema(operation_id="getDocumentLayout", responses={200: DocumentLayoutSerializer})
+    def get(self, request: Request, document_id: str) -> Response:
+        doc = selectors.document_get(document_id, request_owner_id(request))
+        return Response(DocumentLayoutSerializer.from_document(doc))
+
+
+class DocumentFileView(APIView):
+    @extend_schema(
+        operation_id="getDocumentFile",
+        parameters=[
+            OpenApiParameter("format", str, description="pdf, zip or fdf; none = original")
+        ],
+        responses={(200, "application/octet-stream"): OpenApiTypes.BINARY,
+                   (206, "application/octet-stream"): OpenApiTypes.BINARY},
+    )
+    def get(self, request: Request, document_id: str) -> HttpResponseBase:
+        query = FileQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        doc = selectors.document_get(document_id, request_owner_id(request))
+        wanted = (query.validated_data.get("format") or "").lower()
+        target = _rendition(doc, wanted)
+        return file_response(request, target.file.open("rb"), size=target.size,
+                             content_type=target.mime_type, filename=target.download_name)
+
+
+def _rendition(doc: Document, wanted: str) -> Document:
+    """The document to send for `?format=`: the original, or a stored rendition."""
+    if not wanted:
+        return doc
+    by_format = {"pdf": "application/pdf", "zip": "application/zip",
+                 "fdf": "application/vnd.fdf"}
+    if by_format.get(wanted) == doc.mime_type:
+        return doc
+    rendition = doc.renditions.filter(mime_type=by_format.get(wanted, "-")).first() \
+        if wanted in by_format else None
+    if rendition is None:
+        raise NotAcceptable(
+            f"document {doc.id!r} is {doc.mime_type} and is not available as {wanted!r}"
+        )
+    return rendition

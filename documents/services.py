@@ -1,0 +1,232 @@
+"""Writes on documents: upload, store results, delete."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from django.conf import settings
+from django.core.files import File
+from django.db import IntegrityError, transaction
+
+from documents import fetch as url_fetch
+from documents.ids import is_valid_client_id, new_document_id
+from documents.models import Document
+from documents.pdf.layout import PDF, inspect_pdf, sniff
+from documents.pdf.types import DocumentInfo, UnsupportedDocument
+from transformsvc.problems import (
+    Busy,
+    Conflict,
+    InvalidInput,
+    PayloadTooLarge,
+    UnsupportedMedia,
+)
+
+logger = logging.getLogger(__name__)
+
+CHUNK = 256 * 1024
+
+
+def limits() -> dict[str, object]:
+    return settings.TRANSFORMSVC
+
+
+@dataclass(frozen=True)
+class Spooled:
+    path: Path
+    size: int
+    sha256: str
+    mime_type: str | None
+
+
+def tmp_dir() -> Path:
+    path = Path(settings.DATA_DIR) / "tmp"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@contextmanager
+def temp_path(suffix: str = "") -> Iterator[Path]:
+    """A fresh path under the data dir's tmp folder, removed afterwards."""
+    fd, name = tempfile.mkstemp(dir=tmp_dir(), suffix=suffix)
+    os.close(fd)
+    try:
+        yield Path(name)
+    finally:
+        Path(name).unlink(missing_ok=True)
+
+
+def ensure_disk_space() -> None:
+    free = shutil.disk_usage(tmp_dir()).free
+    if free < limits()["MIN_FREE_DISK"]:
+        raise Busy("the service is short of disk space; try again later",
+                   headers={"Retry-After": "60"})
+
+
+def spool(chunks: Iterable[bytes], dest: Path, max_bytes: int) -> Spooled:
+    """Write chunks to `dest`, hashing on the way; never holds the whole file."""
+    digest = hashlib.sha256()
+    size = 0
+    head = b""
+    with dest.open("wb") as out:
+        for chunk in chunks:
+            size += len(chunk)
+            if size > max_bytes:
+                raise PayloadTooLarge(f"the document is larger than the limit of {max_bytes} bytes")
+            if len(head) < 1024:
+                head += chunk[: 1024 - len(head)]
+            digest.update(chunk)
+            out.write(chunk)
+    return Spooled(dest, size, digest.hexdigest(), sniff(head))
+
+
+def read_chunks(stream: BinaryIO) -> Iterator[bytes]:
+    while chunk := stream.read(CHUNK):
+        yield chunk
+
+
+def _describe(spooled: Spooled, fail_on_unsupported: bool) -> DocumentInfo:
+    if spooled.mime_type == PDF:
+        try:
+            return inspect_pdf(str(spooled.path))
+        except UnsupportedDocument as exc:
+            if fail_on_unsupported:
+                raise UnsupportedMedia(str(exc)) from exc
+            return DocumentInfo(mime_type=PDF, pages=())
+    if fail_on_unsupported:
+        kind = spooled.mime_type or "an unknown format"
+        raise UnsupportedMedia(
+            f"the document is {kind}; only PDF documents are supported "
+            "(send failOnUnsupported=false to store it as is)"
+        )
+    return DocumentInfo(mime_type=spooled.mime_type or "application/octet-stream", pages=())
+
+
+def document_create(
+    *,
+    stream: BinaryIO | None,
+    document_id: str | None = None,
+    title: str | None = None,
+    url: str | None = None,
+    fail_on_unsupported: bool = True,
+    owner_id: int | None = None,
+) -> Document:
+    """Store an uploaded document (body stream or `url`) and its layout."""
+    if document_id is not None:
+        if not is_valid_client_id(document_id):
+            raise InvalidInput("documentId must be 1 to 512 printable characters without spaces",
+                               errors={"documentId": ["invalid id"]})
+        if Document.objects.filter(pk=document_id).exists():
+            raise Conflict(f"a document with id {document_id!r} exists already")
+    ensure_disk_space()
+    max_bytes = int(limits()["MAX_UPLOAD_BYTES"])
+    with temp_path() as path:
+        if url:
+            spooled = _spool_url(url, path)
+        else:
+            spooled = spool(read_chunks(stream) if stream is not None else iter(()), path,
+                            max_bytes)
+            if spooled.size == 0:
+                raise InvalidInput("the body is empty: send the document bytes or documentUrl",
+                                   errors={"body": ["empty"]})
+        info = _describe(spooled, fail_on_unsupported)
+        if info.page_count > int(limits()["MAX_PAGES"]):
+            raise InvalidInput(f"the document has {info.page_count} pages; the limit is "
+                               f"{limits()['MAX_PAGES']}")
+        return _store(
+            spooled, info, document_id=document_id or new_document_id(),
+            title=title if title is not None else info.title, owner_id=owner_id,
+            origin=Document.Origin.URL if url else Document.Origin.UPLOAD, source_url=url,
+        )
+
+
+def _spool_url(url: str, path: Path) -> Spooled:
+    conf = limits()
+    allowlist = frozenset(h.lower() for h in conf["URL_ALLOWLIST"])
+    try:
+        chunks = url_fetch.fetch(url, allowlist=allowlist, timeout=float(conf["URL_TIMEOUT"]),
+                                 max_bytes=int(conf["URL_MAX_BYTES"]))
+        spooled = spool(chunks, path, int(conf["URL_MAX_BYTES"]))
+    except url_fetch.FetchTooLarge as exc:
+        raise PayloadTooLarge(str(exc)) from exc
+    except url_fetch.FetchRefused as exc:
+        raise InvalidInput(str(exc), errors={"documentUrl": [str(exc)]}) from exc
+    if spooled.size == 0:
+        raise InvalidInput("documentUrl returned an empty body",
+                           errors={"documentUrl": ["empty body"]})
+    return spooled
+
+
+def _store(spooled: Spooled, info: DocumentInfo, *, document_id: str, title: str | None,
+           owner_id: int | None, origin: str, source_url: str | None = None,
+           parent: Document | None = None, rendition_of: Document | None = None) -> Document:
+    doc = Document(
+        id=document_id, title=title, mime_type=info.mime_type, size=spooled.size,
+        sha256=spooled.sha256, page_count=info.page_count if info.pages else None,
+        layout=[{"width": p.width, "height": p.height, "rotation": p.rotation}
+                for p in info.pages],
+        origin=origin, source_url=source_url, owner_id=owner_id, parent=parent,
+        rendition_of=rendition_of,
+    )
+    with spooled.path.open("rb") as fh:
+        doc.file.save("upload", File(fh), save=False)
+    try:
+        with transaction.atomic():
+            doc.save(force_insert=True)
+    except IntegrityError as exc:
+        doc.file.delete(save=False)
+        raise Conflict(f"a document with id {document_id!r} exists already") from exc
+    return doc
+
+
+def document_store_result(*, path: Path, document_id: str, title: str | None,
+                          owner_id: int | None, parent: Document | None = None,
+                          mime_type: str | None = None,
+                          rendition_of: Document | None = None) -> Document:
+    """Store a file produced by an order as a Document (layout computed for PDFs)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in read_chunks(fh):
+            digest.update(chunk)
+    with path.open("rb") as fh:
+        head = fh.read(1024)
+    detected = mime_type or sniff(head) or "application/octet-stream"
+    spooled = Spooled(path, path.stat().st_size, digest.hexdigest(), detected)
+    info = inspect_pdf(str(path)) if detected == PDF else DocumentInfo(detected, ())
+    return _store(spooled, info, document_id=document_id, title=title, owner_id=owner_id,
+                  origin=Document.Origin.RESULT, parent=parent, rendition_of=rendition_of)
+
+
+@contextmanager
+def local_path(doc: Document) -> Iterator[Path]:
+    """A local file path of the document's bytes (a temporary copy for remote storage)."""
+    try:
+        local = Path(doc.file.path)
+    except NotImplementedError:  # remote storage (S3 ...): copy it down in chunks
+        local = None
+    if local is not None:
+        yield local
+        return
+    with temp_path() as path, doc.file.open("rb") as src, path.open("wb") as out:
+        for chunk in read_chunks(src):
+            out.write(chunk)
+        out.close()
+        yield path
+
+
+def document_delete(*, document_id: str, owner_id: int | None = None) -> None:
+    """Delete a document, its children and their files; nothing to do is fine."""
+    docs = list(Document.objects.filter(pk=document_id, owner_id=owner_id))
+    for doc in docs:
+        for child in doc.children.all():
+            child.file.delete(save=False)
+        doc.file.delete(save=False)
+        doc.delete()

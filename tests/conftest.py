@@ -1,0 +1,94 @@
+"""Fixtures shared by the whole suite."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import pymupdf
+import pytest
+
+from tests import corpus as corpus_module
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Path:
+    if not corpus_module.available():
+        pytest.skip(corpus_module.ABSENT_REASON)
+    return corpus_module.CORPUS
+
+
+@pytest.fixture(scope="session")
+def facts(corpus: Path) -> dict[str, Any]:
+    return corpus_module.facts()
+
+
+@pytest.fixture(autouse=True)
+def _data_dir(request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """Every test stores its files under its own tmp_path (paperless idiom)."""
+    if not _uses_django_path(str(request.node.fspath)):
+        return
+    settings = request.getfixturevalue("settings")
+    settings.DATA_DIR = tmp_path / "data"
+    settings.MEDIA_ROOT = tmp_path / "data" / "files"
+
+
+def make_pdf_bytes(pages: list[str] | int, *, prefix: str = "page",
+                   size: tuple[float, float] = (595, 842), rotate: int = 0) -> bytes:
+    """A small PDF whose page n (from 1) reads "<prefix> <n>" or the given texts."""
+    texts = [f"{prefix} {n}" for n in range(1, pages + 1)] if isinstance(pages, int) else pages
+    doc = pymupdf.open()
+    for text in texts:
+        page = doc.new_page(width=size[0], height=size[1])
+        page.insert_text((72, 100), text, fontsize=14)
+        if rotate:
+            page.set_rotation(rotate)
+    data = doc.tobytes(garbage=3, deflate=True)
+    doc.close()
+    return data
+
+
+@pytest.fixture
+def make_pdf() -> Callable[..., bytes]:
+    return make_pdf_bytes
+
+
+def doc_url(document_id: str, suffix: str = "", **query: Any) -> str:
+    url = "/documents/" + quote(document_id, safe="") + suffix
+    return url + ("?" + urlencode(query) if query else "")
+
+
+@pytest.fixture
+def upload(client: Any) -> Callable[..., Any]:
+    """POST /documents with raw bytes; returns the response."""
+
+    def _upload(data: bytes, **query: Any) -> Any:
+        url = "/documents" + ("?" + urlencode(query) if query else "")
+        return client.post(url, data=data, content_type="application/octet-stream")
+
+    return _upload
+
+
+@pytest.fixture
+def uploaded(upload: Callable[..., Any]) -> Callable[..., str]:
+    """Upload and return the new document id (asserting success)."""
+
+    def _uploaded(data: bytes, **query: Any) -> str:
+        response = upload(data, **query)
+        assert response.status_code == 200, response.content
+        return response.json()["id"]
+
+    return _uploaded
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests outside tests/pdf (the pure engine) talk to PostgreSQL."""
+    for item in items:
+        if _uses_django_path(str(item.fspath)) and not item.get_closest_marker("django_db"):
+            item.add_marker(pytest.mark.django_db)
+
+
+def _uses_django_path(path: str) -> bool:
+    return "tests/pdf/" not in path.replace("\\", "/")

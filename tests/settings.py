@@ -1,0 +1,14 @@
+"""Test settings: the project's settings on PostgreSQL, django-q2 in sync mode."""
+
+import os
+
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/transformsvc")
+os.environ["TRANSFORMSVC_Q_SYNC"] = "1"
+
+from transformsvc.settings import *  # noqa: E402,F403
+
+if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":  # noqa: F405
+    raise RuntimeError("the test suite runs on PostgreSQL only; set DATABASE_URL to a postgres:// URL")
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+WHITENOISE_AUTOREFRESH = True  # serve from the finders; no collectstatic in tests

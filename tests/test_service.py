@@ -1,0 +1,67 @@
+"""The service around the API: health, readiness, OpenAPI, Swagger UI, admin."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from documents.models import WorkerHeartbeat
+
+
+def test_health_reports_the_database(client: Any) -> None:
+    response = client.get("/health")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": True}
+
+
+def test_ready_needs_a_recent_worker_heartbeat(client: Any) -> None:
+    not_ready = client.get("/ready")
+    assert not_ready.status_code == 503
+    assert not_ready.json()["worker"] is False and not_ready.json()["storage"] is True
+    WorkerHeartbeat.objects.create(name="w1", seen_at=timezone.now())
+    ready = client.get("/ready")
+    assert ready.status_code == 200 and ready.json()["status"] == "ready"
+
+
+def test_ready_ignores_a_stale_heartbeat(client: Any) -> None:
+    WorkerHeartbeat.objects.create(name="old", seen_at=timezone.now() - timezone.timedelta(60))
+    assert client.get("/ready").status_code == 503
+
+
+def test_openapi_document_is_valid_and_describes_the_contract(client: Any) -> None:
+    from openapi_spec_validator import validate
+
+    response = client.get("/openapi.json")
+    assert response.status_code == 200
+    spec = response.json()
+    validate(spec)
+    paths = spec["paths"]
+    for path in ("/documents", "/documents/{document_id}/layout", "/documents/{document_id}/file",
+                 "/transformations", "/transformations/{order_id}"):
+        assert path in paths, sorted(paths)
+    layout = spec["components"]["schemas"]["DocumentLayout"]["properties"]
+    assert {"type", "documentId", "documentTitle", "mimeType", "pageDimensionsList"} <= set(layout)
+
+
+def test_swagger_ui_is_served(client: Any) -> None:
+    response = client.get("/docs")
+    assert response.status_code == 200
+    assert b"swagger" in response.content.lower()
+
+
+@pytest.mark.parametrize("path", [
+    "/admin/documents/document/",
+    "/admin/orders/transformationorder/",
+    "/admin/comparisons/comparisonorder/",
+    "/admin/orders/transformationorder/?state__exact=FAILED",
+])
+def test_admin_change_lists_render_for_staff(admin_client: Any, path: str) -> None:
+    response = admin_client.get(path)
+    assert response.status_code == 200
+
+
+def test_admin_requires_a_staff_login(client: Any) -> None:
+    response = client.get("/admin/documents/document/")
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]

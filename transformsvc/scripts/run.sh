@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# `make run`: migrate, then the web server (gunicorn) and a django-q2 worker together.
+# Ctrl-C stops both.
+set -euo pipefail
+venv="${VENV:-.venv}"
+port="${PORT:-8761}"
+mkdir -p var
+export DJANGO_SETTINGS_MODULE=transformsvc.settings
+"$venv/bin/python" manage.py migrate --noinput >/dev/null
+"$venv/bin/python" manage.py collectstatic --noinput >/dev/null
+
+"$venv/bin/gunicorn" transformsvc.wsgi:application \
+  --bind "127.0.0.1:$port" --worker-class gthread \
+  --workers "${WEB_WORKERS:-2}" --threads "${WEB_THREADS:-32}" \
+  --timeout 120 --graceful-timeout 10 --access-logfile - &
+web=$!
+"$venv/bin/python" manage.py qcluster &
+worker=$!
+
+stop() {
+  trap - INT TERM EXIT
+  kill -TERM "$web" "$worker" 2>/dev/null || true
+  wait "$web" "$worker" 2>/dev/null || true
+}
+trap stop INT TERM EXIT
+echo "transformsvc serving on http://127.0.0.1:$port (docs at /docs); Ctrl-C stops"
+wait -n "$web" "$worker" || true

@@ -1,0 +1,193 @@
+"""Settings of transformsvc, all read from the environment (defaults in README)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_int(name: str, default: int) -> int:
+    return int(os.environ.get(name, default))
+
+
+def env_float(name: str, default: float) -> float:
+    return float(os.environ.get(name, default))
+
+
+def env_bool(name: str, default: bool) -> bool:
+    return os.environ.get(name, str(default)).strip().lower() in ("1", "true", "yes", "on")
+
+
+def env_list(name: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+
+
+DATA_DIR = Path(os.environ.get("TRANSFORMSVC_DATA_DIR", BASE_DIR / "var")).resolve()
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "transformsvc-local-only-change-me")
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or ["127.0.0.1", "localhost", "testserver", "[::1]"]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_q",
+    "documents",
+    "orders",
+    "comparisons",
+]
+
+MIDDLEWARE = [
+    "transformsvc.middleware.RequestIdMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "transformsvc.urls"
+APPEND_SLASH = False
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "transformsvc.wsgi.application"
+
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{DATA_DIR / 'transformsvc.sqlite3'}",
+        conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
+    )
+}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+USE_TZ = True
+TIME_ZONE = "UTC"
+LANGUAGE_CODE = "en-us"
+
+STATIC_URL = "static/"
+STATIC_ROOT = DATA_DIR / "static"
+MEDIA_ROOT = DATA_DIR / "files"
+
+# Files go through Django storages: a folder under the data directory by default,
+# any django-storages backend (e.g. S3) when TRANSFORMSVC_STORAGE_BACKEND names one.
+STORAGES = {
+    "default": {
+        "BACKEND": os.environ.get(
+            "TRANSFORMSVC_STORAGE_BACKEND", "django.core.files.storage.FileSystemStorage"
+        ),
+    },
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+# Uploads are streamed by our own parser; Django's own buffers stay small.
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+FILE_UPLOAD_TEMP_DIR = os.environ.get("TRANSFORMSVC_TMP_DIR") or None
+
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": [],
+    "UNAUTHENTICATED_USER": None,
+    # `?format=` belongs to the contract (download format), not to DRF's negotiation.
+    "URL_FORMAT_OVERRIDE": None,
+    "EXCEPTION_HANDLER": "transformsvc.problems.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "transformsvc",
+    "DESCRIPTION": "Document transformation service: upload, search, assemble, annotate, "
+    "redact and compare documents.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# django-q2: the database broker by default, Redis when REDIS_URL is set.
+Q_CLUSTER: dict[str, object] = {
+    "name": os.environ.get("Q_CLUSTER_NAME", "transformsvc"),
+    "workers": env_int("TRANSFORMSVC_WORKERS", 2),
+    "timeout": env_int("TRANSFORMSVC_ORDER_TIMEOUT", 600),
+    "retry": env_int("TRANSFORMSVC_ORDER_TIMEOUT", 600) * 2 + 60,
+    "max_attempts": 1,
+    "ack_failures": True,
+    "save_limit": 1000,
+    "catch_up": False,
+    "recycle": 200,
+    "poll": env_float("TRANSFORMSVC_Q_POLL", 0.05),
+    "label": "Task queue",
+}
+if os.environ.get("REDIS_URL"):
+    Q_CLUSTER["redis"] = os.environ["REDIS_URL"]
+else:
+    Q_CLUSTER["orm"] = "default"
+if env_bool("TRANSFORMSVC_Q_SYNC", False):
+    Q_CLUSTER["sync"] = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "transformsvc.middleware.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"}
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["request_id"],
+        }
+    },
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+}
+
+# --- Service settings (decisions §9). Sizes in bytes, times in seconds. ---
+TRANSFORMSVC = {
+    "TYPE_PREFIX": os.environ.get("TRANSFORMSVC_TYPE_PREFIX", "com.vendor.viewer"),
+    "MAX_UPLOAD_BYTES": env_int("TRANSFORMSVC_MAX_UPLOAD_BYTES", 512 * 1024 * 1024),
+    "MAX_PAGES": env_int("TRANSFORMSVC_MAX_PAGES", 20000),
+    "MAX_ELEMENTS": env_int("TRANSFORMSVC_MAX_ELEMENTS", 500),
+    "MAX_OUTPUTS": env_int("TRANSFORMSVC_MAX_OUTPUTS", 100),
+    "MAX_ANNOTATIONS": env_int("TRANSFORMSVC_MAX_ANNOTATIONS", 10000),
+    "REGEX_TIMEOUT": env_float("TRANSFORMSVC_REGEX_TIMEOUT", 1.0),
+    "ORDER_TIMEOUT": env_int("TRANSFORMSVC_ORDER_TIMEOUT", 600),
+    "URL_TIMEOUT": env_float("TRANSFORMSVC_URL_TIMEOUT", 20.0),
+    "URL_MAX_BYTES": env_int("TRANSFORMSVC_URL_MAX_BYTES", 256 * 1024 * 1024),
+    "URL_ALLOWLIST": env_list("TRANSFORMSVC_URL_ALLOWLIST"),
+    "MIN_FREE_DISK": env_int("TRANSFORMSVC_MIN_FREE_DISK", 256 * 1024 * 1024),
+    "LONG_POLL_CAP_MS": 60000,
+    "WORKER_SEEN_WITHIN": 30,
+}
+TRANSFORMSVC_AUTH = os.environ.get("TRANSFORMSVC_AUTH", "").strip().lower()
