@@ -4,17 +4,26 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from django.http import HttpResponseBase
+from django.http import FileResponse, HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from documents import selectors, services
+from documents import pages, selectors, services
 from documents.downloads import file_response
 from documents.models import Document
+from documents.page_serializers import (
+    ImageQuerySerializer,
+    PositionTextSerializer,
+    SearchQuerySerializer,
+    SearchResultsSerializer,
+    position_text,
+    search_results,
+)
 from documents.parsers import RawStreamParser
+from documents.pdf.types import SearchQuery
 from documents.serializers import (
     DocumentIdSerializer,
     DocumentLayoutSerializer,
@@ -106,3 +115,38 @@ def _rendition(doc: Document, wanted: str) -> Document:
             f"document {doc.id!r} is {doc.mime_type} and is not available as {wanted!r}"
         )
     return rendition
+
+
+class PageTextSearchView(APIView):
+    @extend_schema(operation_id="searchPageText", parameters=[SearchQuerySerializer],
+                   responses={200: SearchResultsSerializer})
+    def get(self, request: Request, document_id: str, page: str) -> Response:
+        query = SearchQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        params = query.validated_data
+        doc = selectors.document_get(document_id, request_owner_id(request))
+        matches = pages.page_search(doc, int(page), SearchQuery(
+            text=params["searchText"], case_sensitive=params["caseSensitive"],
+            accent_sensitive=params["accentSensitive"], regex=params["regex"]))
+        return Response(search_results(matches))
+
+
+class PageTextPositionView(APIView):
+    @extend_schema(operation_id="getPageTextPositions",
+                   responses={200: PositionTextSerializer(many=True)})
+    def get(self, request: Request, document_id: str, page: str) -> Response:
+        doc = selectors.document_get(document_id, request_owner_id(request))
+        return Response([position_text(line) for line in pages.page_text(doc, int(page))])
+
+
+class PageImageView(APIView):
+    @extend_schema(operation_id="getPageImage", parameters=[ImageQuerySerializer],
+                   responses={(200, "image/png"): OpenApiTypes.BINARY})
+    def get(self, request: Request, document_id: str, page: str) -> HttpResponseBase:
+        query = ImageQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        doc = selectors.document_get(document_id, request_owner_id(request))
+        png = pages.page_image(doc, int(page), query.validated_data["width"])
+        response = FileResponse(png.open("rb"), content_type="image/png")
+        response["Cache-Control"] = "private, max-age=86400"
+        return response

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -23,6 +23,16 @@ def corpus() -> Path:
 @pytest.fixture(scope="session")
 def facts(corpus: Path) -> dict[str, Any]:
     return corpus_module.facts()
+
+
+@pytest.fixture(autouse=True)
+def _stop_order_listener() -> Iterator[None]:
+    """A long poll starts a listener holding a connection to the test database: close it
+    after each test, or the test database cannot be dropped."""
+    yield
+    from orders.notify import listener
+
+    listener.stop()
 
 
 @pytest.fixture(autouse=True)

@@ -35,3 +35,20 @@ class RequestIdFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         record.request_id = request_id_var.get()
         return True
+
+
+class TrailingSlashMiddleware:
+    """Accept API paths with or without a trailing slash (decisions §1).
+
+    Routes are written without one, so the OpenAPI document shows the contract's
+    paths exactly; the admin keeps Django's own slash handling.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        path = request.path_info
+        if len(path) > 1 and path.endswith("/") and not path.startswith(("/admin/", "/static/")):
+            request.path_info = path.rstrip("/") or "/"
+        return self.get_response(request)

@@ -90,7 +90,10 @@ def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     if isinstance(detail, dict):
         for key, value in detail.items():
-            name = f"{prefix}.{key}" if prefix else str(key)
+            if isinstance(key, int) or str(key).isdigit():  # a list item, by index
+                name = f"{prefix}[{key}]"
+            else:
+                name = f"{prefix}.{key}" if prefix else str(key)
             if key == "non_field_errors":
                 name = prefix or "body"
             for k, v in _flatten(value, name).items():

@@ -36,10 +36,36 @@ def display_to_page_point(page: pymupdf.Page, point: Point) -> pymupdf.Point:
 
 
 def display_to_pdf_rect(page: pymupdf.Page, box: Box) -> pymupdf.Rect:
-    """A displayed-space box → PDF user space (bottom-left origin), e.g. an /Rect."""
-    rect = display_to_page_rect(page, box) * page.transformation_matrix
-    rect.normalize()
-    return rect
+    """A displayed-space box → PDF user space (bottom-left origin), e.g. an /Rect.
+
+    PyMuPDF's page space starts at the CropBox's top-left corner; `page.cropbox`
+    is measured from the MediaBox's top edge, `page.mediabox` in PDF units.
+    (`page.transformation_matrix` ignores a CropBox offset, so it is not used.)
+    """
+    rect = display_to_page_rect(page, box)
+    left, top = _crop_origin(page)
+    return pymupdf.Rect(left + rect.x0, top - rect.y1, left + rect.x1, top - rect.y0)
+
+
+def pdf_rect_to_display(page: pymupdf.Page, rect: pymupdf.Rect) -> Box:
+    """An /Rect in PDF user space → a displayed-space box (inverse of the above)."""
+    left, top = _crop_origin(page)
+    page_rect = pymupdf.Rect(rect.x0 - left, top - rect.y1, rect.x1 - left, top - rect.y0)
+    return rect_to_box(page_rect_to_display(page, page_rect))
+
+
+def _crop_origin(page: pymupdf.Page) -> tuple[float, float]:
+    """PDF coordinates of the CropBox's left and top edges."""
+    return page.cropbox.x0, page.mediabox.y1 - page.cropbox.y0
+
+
+def display_matrix(page: pymupdf.Page) -> pymupdf.Matrix:
+    """The matrix of `page_rect_to_display`, to transform many rectangles at once.
+
+    Note: PyMuPDF gives link rectangles (`Link.rect`, `get_links()["from"]`) in
+    displayed space already; only text and drawings need this matrix.
+    """
+    return page.rotation_matrix
 
 
 def line_rotation(direction: tuple[float, float], page_rotation: int) -> int:

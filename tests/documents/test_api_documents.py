@@ -171,3 +171,12 @@ def test_every_response_carries_a_request_id(client: Any) -> None:
     response = client.get("/health")
     assert len(response["X-Request-ID"]) >= 16
     assert client.get("/health", HTTP_X_REQUEST_ID="abc-123")["X-Request-ID"] == "abc-123"
+
+
+def test_a_trailing_slash_is_accepted(client: Any, uploaded: Callable[..., str],
+                                      make_pdf: Callable[..., bytes]) -> None:
+    doc_id = uploaded(make_pdf(1))
+    assert client.get(doc_url(doc_id, "/layout/")).json()["documentId"] == {"id": doc_id}
+    response = client.post("/documents/", data=make_pdf(1),
+                           content_type="application/octet-stream")
+    assert response.status_code == 200
