@@ -49,9 +49,11 @@ def start(name: str | None = None) -> None:
     threading.Thread(target=_loop, args=(name,), name="heartbeat", daemon=True).start()
 
 
-def _on_spawn(sender: Any, **kwargs: Any) -> None:
-    # django-q2 sends post_spawn from worker processes only.
-    start()
+def _on_spawn(sender: Any, proc_name: str = "", **kwargs: Any) -> None:
+    # django-q2 sends post_spawn from worker processes, and from the calling process
+    # itself in sync mode ("MainProcess"), which is no worker to report.
+    if proc_name != "MainProcess":
+        start()
 
 
 def connect() -> None:

@@ -2,11 +2,10 @@
 
 from django.db import migrations
 
-PG_MS = "(EXTRACT(EPOCH FROM ({end} - {start})) * 1000)::bigint"
-SQLITE_MS = "CAST((julianday({end}) - julianday({start})) * 86400000 AS INTEGER)"
+from orders.reporting import duration_ms_sql
 
 
-def _view_sql(ms: str) -> str:
+def _view_sql(ms) -> str:
     return f"""
 CREATE VIEW transformation_order_report AS
 SELECT
@@ -16,8 +15,8 @@ SELECT
     o.queued_at,
     o.started_at,
     o.processed_at,
-    {ms.format(end="o.started_at", start="o.queued_at")} AS queued_ms,
-    {ms.format(end="o.processed_at", start="o.started_at")} AS processing_ms,
+    {ms("o.started_at", "o.queued_at")} AS queued_ms,
+    {ms("o.processed_at", "o.started_at")} AS processing_ms,
     o.page_count,
     o.input_count,
     o.output_bytes,
@@ -30,7 +29,11 @@ FROM orders_transformationorder o
 
 
 def create_view(apps, schema_editor):
-    ms = PG_MS if schema_editor.connection.vendor == "postgresql" else SQLITE_MS
+    vendor = schema_editor.connection.vendor
+
+    def ms(end: str, start: str) -> str:
+        return duration_ms_sql(vendor, end, start)
+
     schema_editor.execute(_view_sql(ms))
 
 

@@ -11,7 +11,7 @@ export DJANGO_SETTINGS_MODULE=transformsvc.settings
 
 "$venv/bin/gunicorn" transformsvc.wsgi:application \
   --bind "127.0.0.1:$port" --worker-class gthread \
-  --workers "${WEB_WORKERS:-2}" --threads "${WEB_THREADS:-32}" \
+  --workers "${WEB_WORKERS:-2}" --threads "${WEB_THREADS:-40}" \
   --timeout 120 --graceful-timeout 10 --access-logfile - &
 web=$!
 "$venv/bin/python" manage.py qcluster &

@@ -1,0 +1,160 @@
+"""Annotations on the wire: validation by simple type name, echo with every field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from documents.pdf.types import Annotation, Box, Point, Rgb
+from transformsvc.fields import IdField
+
+KINDS = (
+    "SquareElemType",
+    "FreetextElemType",
+    "TextElemType",
+    "LineElemType",
+    "RedactElemType",
+    "RedactTextElemType",
+)
+
+# Every field a returned annotation carries (unset → null), in the interface's order.
+ECHO_FIELDS = (
+    "type", "documentId", "page", "id", "position", "color", "interiorColor", "creationDate",
+    "creator", "opacity", "width", "height", "flags", "contents", "contentsRichtext",
+    "defaultappearance", "icon", "start", "end", "head", "tail", "coords", "date",
+    "lastModifier", "subject", "security", "startTime", "endTime", "popup", "fringe",
+    "dashes", "style", "intensity",
+)
+
+
+def simple_name(type_name: str) -> str:
+    """`com.vendor.viewer.annotation.api.SquareElemType` → `SquareElemType`."""
+    return type_name.rsplit(".", 1)[-1]
+
+
+class BoxSerializer(serializers.Serializer):
+    x = serializers.FloatField()
+    y = serializers.FloatField()
+    w = serializers.FloatField(min_value=0)
+    h = serializers.FloatField(min_value=0)
+
+
+class PointSerializer(serializers.Serializer):
+    x = serializers.FloatField()
+    y = serializers.FloatField()
+
+
+class ColorSerializer(serializers.Serializer):
+    r = serializers.IntegerField(min_value=0, max_value=255)
+    g = serializers.IntegerField(min_value=0, max_value=255)
+    b = serializers.IntegerField(min_value=0, max_value=255)
+
+
+class RichTextSerializer(serializers.Serializer):
+    type = serializers.CharField(required=False, allow_null=True)
+    value = serializers.CharField(allow_blank=True, trim_whitespace=False)
+
+
+class AnnotationSerializer(serializers.Serializer):
+    """One annotation; unknown extra fields are kept for the echo."""
+
+    type = serializers.CharField()
+    documentId = IdField()
+    page = serializers.IntegerField(min_value=0)
+    id = serializers.JSONField(required=False, allow_null=True)
+    position = BoxSerializer(required=False, allow_null=True)
+    coords = BoxSerializer(many=True, required=False, allow_null=True)
+    color = ColorSerializer(required=False, allow_null=True)
+    interiorColor = ColorSerializer(required=False, allow_null=True)
+    opacity = serializers.FloatField(required=False, allow_null=True, min_value=0, max_value=1)
+    width = serializers.FloatField(required=False, allow_null=True, min_value=0)
+    height = serializers.FloatField(required=False, allow_null=True, min_value=0)
+    creationDate = serializers.IntegerField(required=False, allow_null=True)
+    creator = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+    contents = serializers.CharField(required=False, allow_null=True, allow_blank=True,
+                                     trim_whitespace=False)
+    contentsRichtext = RichTextSerializer(required=False, allow_null=True)
+    defaultappearance = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+    icon = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+    start = PointSerializer(required=False, allow_null=True)
+    end = PointSerializer(required=False, allow_null=True)
+    head = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+    tail = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+    flags = serializers.JSONField(required=False, allow_null=True)
+
+    def validate_type(self, value: str) -> str:
+        if simple_name(value) not in KINDS:
+            raise serializers.ValidationError(
+                f"unknown annotation type {value!r}; known: {', '.join(KINDS)}")
+        return value
+
+    def validate_id(self, value: Any) -> Any:
+        if value is not None and not isinstance(value, (str, dict)):
+            raise serializers.ValidationError('must be a string or an object {"id": string}')
+        if isinstance(value, dict) and not isinstance(value.get("id"), str):
+            raise serializers.ValidationError('must be an object {"id": string}')
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        kind = simple_name(attrs["type"])
+        needs = {"SquareElemType": "position", "FreetextElemType": "position",
+                 "TextElemType": "position", "RedactElemType": "position",
+                 "RedactTextElemType": "coords"}.get(kind)
+        if needs and not attrs.get(needs):
+            raise serializers.ValidationError({needs: [f"required for {kind}"]})
+        if kind == "LineElemType" and not (attrs.get("start") and attrs.get("end")):
+            raise serializers.ValidationError({"start": ["start and end are required for a line"]})
+        return attrs
+
+
+def echo(raw: dict[str, Any], valid: dict[str, Any]) -> dict[str, Any]:
+    """The annotation as returned in orders: every field present, ids as sent."""
+    out: dict[str, Any] = {name: None for name in ECHO_FIELDS}
+    out.update(raw)
+    out["documentId"] = {"id": valid["documentId"]}
+    if simple_name(valid["type"]) == "SquareElemType":
+        for name in ("startTime", "endTime"):
+            if out.get(name) is None:
+                out[name] = -1.0
+    return out
+
+
+def _rgb(value: dict[str, int] | None) -> Rgb | None:
+    return Rgb(value["r"], value["g"], value["b"]) if value else None
+
+
+def _box(value: dict[str, float] | None) -> Box | None:
+    return Box(value["x"], value["y"], value["w"], value["h"]) if value else None
+
+
+def _point(value: dict[str, float] | None) -> Point | None:
+    return Point(value["x"], value["y"]) if value else None
+
+
+def to_engine(item: dict[str, Any]) -> Annotation:
+    """An echoed annotation (as stored in the order) → the engine's dataclass."""
+    ident = item.get("id")
+    rich = item.get("contentsRichtext") or {}
+    return Annotation(
+        kind=simple_name(item["type"]),
+        document_key=item["documentId"]["id"],
+        page=int(item["page"]),
+        annotation_id=ident.get("id") if isinstance(ident, dict) else ident,
+        position=_box(item.get("position")),
+        coords=tuple(b for b in (_box(c) for c in item.get("coords") or []) if b),
+        color=_rgb(item.get("color")),
+        interior_color=_rgb(item.get("interiorColor")),
+        opacity=item.get("opacity"),
+        width=item.get("width"),
+        contents=item.get("contents"),
+        rich_text=rich.get("value") if isinstance(rich, dict) else None,
+        creator=item.get("creator"),
+        creation_date=item.get("creationDate"),
+        icon=item.get("icon"),
+        start=_point(item.get("start")),
+        end=_point(item.get("end")),
+        head=item.get("head"),
+        tail=item.get("tail"),
+        default_appearance=item.get("defaultappearance"),
+    )

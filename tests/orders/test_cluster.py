@@ -1,0 +1,78 @@
+"""The real worker path: gunicorn and a django-q2 qcluster on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.live import live_service
+from tests.orders.helpers import element, file_path, order_body, pdftotext_pages
+
+
+@pytest.mark.cluster
+@pytest.mark.django_db(transaction=True)
+def test_orders_run_on_a_real_qcluster_and_the_worker_reports_ready(
+    tmp_path: Path, make_pdf: Callable[..., bytes]
+) -> None:
+    with live_service(tmp_path / "live") as service:
+        uploads = [service.post("/documents", data=make_pdf(5, prefix=f"doc{n} page"),
+                                headers={"Content-Type": "application/octet-stream"})
+                   for n in range(2)]
+        a, b = (u.json()["id"] for u in uploads)
+        order_ids = [
+            service.post("/transformations", json=order_body(
+                [element(a, (5, 5), (1, 1)), element(b, (2, 2))])).json()
+            ["transformationOrderId"]["id"]
+            for _ in range(3)
+        ]
+        finals = [service.wait_until_final(order_id) for order_id in order_ids]
+        for final in finals:
+            assert final["currentState"] == "PROCESSED", final["errorMessage"]
+            pages = pdftotext_pages(file_path(final["transformationResultDocumentID"]["id"]))
+            assert pages == ["doc0 page 5", "doc0 page 1", "doc1 page 2"]
+        ready = service.get("/ready")
+        assert ready.status_code == 200, ready.text
+        assert ready.json()["worker"] is True
+
+
+@pytest.mark.cluster
+@pytest.mark.django_db(transaction=True)
+def test_fifty_long_polls_do_not_block_other_requests_and_wake_when_the_order_ends(
+    tmp_path: Path, make_pdf: Callable[..., bytes]
+) -> None:
+    import threading
+    import time
+
+    with live_service(tmp_path / "live", start_worker=False, threads=64) as service:
+        doc = service.post("/documents", data=make_pdf(3),
+                           headers={"Content-Type": "application/octet-stream"}).json()["id"]
+        order_id = service.post("/transformations", json=order_body(
+            [element(doc, (1, 3))]
+        )).json()["transformationOrderId"]["id"]
+        answers: list[tuple[str, float]] = []
+
+        def wait() -> None:
+            started = time.monotonic()
+            body = service.get(f"/transformations/{order_id}?timeoutMs=30000").json()
+            answers.append((body["currentState"], time.monotonic() - started))
+
+        waiters = [threading.Thread(target=wait) for _ in range(50)]
+        for thread in waiters:
+            thread.start()
+        time.sleep(1.0)
+        latencies = []
+        for _ in range(10):
+            started = time.monotonic()
+            assert service.get(f"/documents/{doc}/layout").status_code == 200
+            latencies.append(time.monotonic() - started)
+        assert max(latencies) < 1.0, latencies
+        assert answers == [], "nobody answers before the order ends"
+
+        service.start_worker()
+        for thread in waiters:
+            thread.join(timeout=60)
+        assert len(answers) == 50
+        assert {state for state, _ in answers} == {"PROCESSED"}
+        assert max(elapsed for _, elapsed in answers) < 25
