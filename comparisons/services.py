@@ -49,6 +49,7 @@ def text_difference(*, left_id: str, right_id: str,
 def comparison_create(*, request: dict[str, Any], owner_id: int | None = None) -> ComparisonOrder:
     left = _pdf(request["leftDocumentId"], owner_id, "leftDocumentId")
     right = _pdf(request["rightDocumentId"], owner_id, "rightDocumentId")
+    lifecycle.ensure_capacity()
     with transaction.atomic():
         order = ComparisonOrder.objects.create(
             id=new_order_id(), left_document_id=left.id, right_document_id=right.id,

@@ -1,6 +1,10 @@
 from django.contrib import admin
 
-from documents.models import Document, WorkerHeartbeat
+from django.contrib import messages
+from django.http import HttpRequest
+
+from documents.keys import hash_key
+from documents.models import ApiKey, Document, WorkerHeartbeat
 
 
 @admin.register(Document)
@@ -26,3 +30,25 @@ class WorkerHeartbeatAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: object) -> bool:
         return False
+
+
+@admin.register(ApiKey)
+class ApiKeyAdmin(admin.ModelAdmin):
+    list_display = ("prefix", "owner", "name", "is_active", "created_at", "last_used_at")
+    list_filter = ("is_active",)
+    search_fields = ("prefix", "owner__username", "name")
+    fields = ("owner", "name", "is_active", "prefix", "created_at", "last_used_at")
+    readonly_fields = ("prefix", "created_at", "last_used_at")
+
+    def save_model(self, request: HttpRequest, obj: ApiKey, form: object,
+                   change: bool) -> None:
+        if not change:
+            import secrets
+
+            from documents.keys import PREFIX
+
+            plain = PREFIX + secrets.token_urlsafe(32)
+            obj.prefix, obj.key_hash = plain[:12], hash_key(plain)
+            messages.warning(request, f"The new key is {plain} — copy it now, it is not "
+                             "shown again.")
+        super().save_model(request, obj, form, change)

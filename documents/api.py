@@ -57,9 +57,14 @@ class DocumentUploadView(APIView):
             stream=body if hasattr(body, "read") and not params.get("documentUrl") else None,
             document_id=params.get("documentId"), title=params.get("documentTitle"),
             url=params.get("documentUrl"), fail_on_unsupported=params["failOnUnsupported"],
-            owner_id=request_owner_id(request),
+            owner_id=request_owner_id(request), declared_size=_content_length(request),
         )
         return Response({"id": doc.id}, headers={"Location": document_location(doc.id)})
+
+
+def _content_length(request: Request) -> int | None:
+    value = request.META.get("CONTENT_LENGTH") or ""
+    return int(value) if value.isdigit() else None
 
 
 class DocumentDetailView(APIView):

@@ -83,3 +83,19 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} @ {self.seen_at:%H:%M:%S}"
+
+
+class ApiKey(models.Model):
+    """A bearer key of an owner (TRANSFORMSVC_AUTH=token); only its hash is stored."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                              related_name="api_keys")
+    name = models.CharField(max_length=100, blank=True, default="")
+    prefix = models.CharField(max_length=12, editable=False)
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.owner})"

@@ -22,6 +22,7 @@ from documents.ids import is_valid_client_id, new_document_id
 from documents.models import Document
 from documents.pdf.layout import PDF, inspect_pdf, sniff
 from documents.pdf.types import DocumentInfo, UnsupportedDocument
+from documents.selectors import documents_visible
 from transformsvc.problems import (
     Busy,
     Conflict,
@@ -118,8 +119,12 @@ def document_create(
     url: str | None = None,
     fail_on_unsupported: bool = True,
     owner_id: int | None = None,
+    declared_size: int | None = None,
 ) -> Document:
     """Store an uploaded document (body stream or `url`) and its layout."""
+    max_bytes = int(limits()["MAX_UPLOAD_BYTES"])
+    if declared_size is not None and declared_size > max_bytes:
+        raise PayloadTooLarge(f"the document is larger than the limit of {max_bytes} bytes")
     if document_id is not None:
         if not is_valid_client_id(document_id):
             raise InvalidInput("documentId must be 1 to 512 printable characters without spaces",
@@ -127,7 +132,6 @@ def document_create(
         if Document.objects.filter(pk=document_id).exists():
             raise Conflict(f"a document with id {document_id!r} exists already")
     ensure_disk_space()
-    max_bytes = int(limits()["MAX_UPLOAD_BYTES"])
     with temp_path() as path:
         if url:
             spooled = _spool_url(url, path)
@@ -224,7 +228,7 @@ def local_path(doc: Document) -> Iterator[Path]:
 
 def document_delete(*, document_id: str, owner_id: int | None = None) -> None:
     """Delete a document, its children and their files; nothing to do is fine."""
-    docs = list(Document.objects.filter(pk=document_id, owner_id=owner_id))
+    docs = list(documents_visible(owner_id).filter(pk=document_id))
     for doc in docs:
         for child in doc.children.all():
             child.file.delete(save=False)

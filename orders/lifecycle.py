@@ -11,6 +11,22 @@ from django.utils import timezone
 from orders.base import OrderBase
 from orders.notify import notify_final
 from orders.states import State
+from transformsvc.problems import TooManyRequests
+
+
+def ensure_capacity() -> None:
+    """Refuse new orders while the queue is full (429) or the disk is short (503)."""
+    from comparisons.models import ComparisonOrder
+    from documents.services import ensure_disk_space
+    from orders.models import TransformationOrder
+
+    ensure_disk_space()
+    limit = int(settings.TRANSFORMSVC["MAX_QUEUED"])
+    queued = sum(model.objects.filter(state=State.QUEUED).count()
+                 for model in (TransformationOrder, ComparisonOrder))
+    if queued >= limit:
+        raise TooManyRequests(f"{queued} orders are waiting, the limit is {limit}; "
+                              "try again later", headers={"Retry-After": "30"})
 
 
 def claim(model: type[OrderBase], order_id: str) -> bool:

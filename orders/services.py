@@ -80,6 +80,7 @@ def _check_documents(request: dict[str, Any], owner_id: int | None) -> dict[str,
 def order_create(*, request: dict[str, Any], owner_id: int | None = None) -> TransformationOrder:
     """Validate against the stored documents, save the order QUEUED, enqueue on commit."""
     docs = _check_documents(request, owner_id)
+    lifecycle.ensure_capacity()
     with transaction.atomic():
         order = TransformationOrder.objects.create(
             id=new_order_id(), format=request["format"],

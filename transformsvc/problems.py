@@ -8,7 +8,6 @@ from typing import Any
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
 
 from transformsvc.middleware import request_id_var
 
@@ -64,6 +63,11 @@ class UnsupportedMedia(ServiceError):
 class RangeNotSatisfiable(ServiceError):
     status = 416
     title = "Range not satisfiable"
+
+
+class TooManyRequests(ServiceError):
+    status = 429
+    title = "Too many queued orders"
 
 
 class Busy(ServiceError):
@@ -127,6 +131,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     elif isinstance(exc, Http404):
         response = Response(problem_body(404, "Not found", str(exc) or "not found"), status=404)
     elif isinstance(exc, drf_exceptions.APIException):
+        # Imported here: DRF's views module loads the authentication classes at
+        # import time, and those import our services, which import this module.
+        from rest_framework.views import exception_handler as drf_exception_handler
+
         response = drf_exception_handler(exc, context)
         if response is None:
             return None

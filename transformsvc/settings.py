@@ -116,8 +116,8 @@ FILE_UPLOAD_TEMP_DIR = os.environ.get("TRANSFORMSVC_TMP_DIR") or None
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_AUTHENTICATION_CLASSES": [],
-    "DEFAULT_PERMISSION_CLASSES": [],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["transformsvc.auth.BearerKeyAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["transformsvc.auth.KeyRequired"],
     "UNAUTHENTICATED_USER": None,
     # `?format=` belongs to the contract (download format), not to DRF's negotiation.
     "URL_FORMAT_OVERRIDE": None,
@@ -134,6 +134,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # The API description is public, like the health endpoints.
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "APPEND_COMPONENTS": {
+        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+    },
 }
 
 # django-q2: the database broker by default, Redis when REDIS_URL is set.
@@ -188,6 +194,7 @@ TRANSFORMSVC = {
     "URL_MAX_BYTES": env_int("TRANSFORMSVC_URL_MAX_BYTES", 256 * 1024 * 1024),
     "URL_ALLOWLIST": env_list("TRANSFORMSVC_URL_ALLOWLIST"),
     "MIN_FREE_DISK": env_int("TRANSFORMSVC_MIN_FREE_DISK", 256 * 1024 * 1024),
+    "MAX_QUEUED": env_int("TRANSFORMSVC_MAX_QUEUED", 1000),
     "LONG_POLL_CAP_MS": 60000,
     "WORKER_SEEN_WITHIN": 30,
 }
