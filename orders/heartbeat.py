@@ -10,6 +10,7 @@ import logging
 import os
 import socket
 import threading
+import time
 from typing import Any
 
 from django.db import close_old_connections
@@ -17,7 +18,6 @@ from django.utils import timezone
 
 logger = logging.getLogger(__name__)
 
-INTERVAL = 10.0
 _started = threading.Event()
 
 
@@ -28,16 +28,19 @@ def beat(name: str) -> None:
 
 
 def _loop(name: str) -> None:
+    from django.conf import settings
+
     from orders.recovery import reap_stale_orders
 
+    interval = float(settings.TRANSFORMSVC["HEARTBEAT_SECONDS"])
     while True:
         try:
             close_old_connections()
             beat(name)
             reap_stale_orders()
         except Exception:
-            logger.exception("heartbeat failed; retrying in %s s", INTERVAL)
-        threading.Event().wait(INTERVAL)
+            logger.exception("heartbeat failed; retrying in %s s", interval)
+        time.sleep(interval)
 
 
 def start(name: str | None = None) -> None:

@@ -24,7 +24,7 @@ def reap_stale_orders() -> int:
 
     timeout = int(settings.TRANSFORMSVC["ORDER_TIMEOUT"])
     # A little grace beyond django-q2's own timeout, which fails the order itself.
-    cutoff = timezone.now() - timedelta(seconds=timeout + 30)
+    cutoff = timezone.now() - timedelta(seconds=timeout + settings.TRANSFORMSVC["RECOVERY_GRACE"])
     recovered = 0
     for model, task in ((TransformationOrder, tasks.TRANSFORMATION_TASK),
                         (ComparisonOrder, tasks.COMPARISON_TASK)):

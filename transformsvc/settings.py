@@ -197,5 +197,9 @@ TRANSFORMSVC = {
     "MAX_QUEUED": env_int("TRANSFORMSVC_MAX_QUEUED", 1000),
     "LONG_POLL_CAP_MS": 60000,
     "WORKER_SEEN_WITHIN": 30,
+    # How often each worker reports alive and looks for orders a dead worker left.
+    "HEARTBEAT_SECONDS": env_float("TRANSFORMSVC_HEARTBEAT_SECONDS", 10.0),
+    # Beyond the order timeout, how long before an order still PROCESSING is recovered.
+    "RECOVERY_GRACE": env_int("TRANSFORMSVC_RECOVERY_GRACE", 5),
 }
 TRANSFORMSVC_AUTH = os.environ.get("TRANSFORMSVC_AUTH", "").strip().lower()
