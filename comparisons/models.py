@@ -14,7 +14,10 @@ class ComparisonOrder(OrderBase):
     highlight_color = models.CharField(max_length=16, default="FF0000")
     lowlight_color = models.CharField(max_length=16, blank=True, default="")
     target_document = models.ForeignKey(
-        "documents.Document", null=True, blank=True, on_delete=models.SET_NULL,
+        "documents.Document",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
 

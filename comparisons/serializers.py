@@ -34,9 +34,13 @@ class ColorField(serializers.CharField):
 class ComparisonRequestSerializer(serializers.Serializer):
     leftDocumentId = IdField()
     rightDocumentId = IdField()
-    fuzz = serializers.FloatField(required=False, default=3.0, min_value=0, max_value=100)
+    fuzz = serializers.FloatField(
+        required=False, default=3.0, min_value=0, max_value=100
+    )
     highlightColor = ColorField(required=False, default="FF0000", allow_blank=False)
-    lowlightColor = ColorField(required=False, default="", allow_blank=True, allow_null=True)
+    lowlightColor = ColorField(
+        required=False, default="", allow_blank=True, allow_null=True
+    )
 
 
 class ComparisonOrderIdSerializer(serializers.Serializer):
@@ -52,7 +56,9 @@ class ComparisonOrderSerializer(serializers.Serializer):
     lowlightColor = serializers.CharField(source="lowlight_color")
     leftDocumentId = serializers.CharField(source="left_document_id")
     rightDocumentId = serializers.CharField(source="right_document_id")
-    targetDocumentId = serializers.CharField(source="target_document_id", allow_null=True)
+    targetDocumentId = serializers.CharField(
+        source="target_document_id", allow_null=True
+    )
     queuedDate = serializers.SerializerMethodField()
     processedDate = serializers.SerializerMethodField()
     queuedTime = serializers.IntegerField(source="queued_ms", allow_null=True)
@@ -92,15 +98,24 @@ def _side(item: PositionText | None) -> dict[str, Any] | None:
     return None if item is None else position_text(item)
 
 
-def compare_result(left_id: str, right_id: str, changes: list[TextChange]) -> dict[str, Any]:
+def compare_result(
+    left_id: str, right_id: str, changes: list[TextChange]
+) -> dict[str, Any]:
     return {
         "leftDocumentId": left_id,
         "rightDocumentId": right_id,
         "textChanges": [
             {
                 "changeType": change.change_type,
-                "fragments": [{"endOfLine": f.end_of_line, "pageNumber": f.page,
-                               "text": f.text, "type": f.type} for f in change.fragments],
+                "fragments": [
+                    {
+                        "endOfLine": f.end_of_line,
+                        "pageNumber": f.page,
+                        "text": f.text,
+                        "type": f.type,
+                    }
+                    for f in change.fragments
+                ],
                 "left": _side(change.left),
                 "right": _side(change.right),
             }

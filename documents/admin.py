@@ -1,6 +1,4 @@
-from django.contrib import admin
-
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.http import HttpRequest
 
 from documents.keys import hash_key
@@ -9,12 +7,32 @@ from documents.models import ApiKey, Document, WorkerHeartbeat
 
 @admin.register(Document)
 class DocumentAdmin(admin.ModelAdmin):
-    list_display = ("id", "title", "mime_type", "page_count", "size", "origin", "created_at")
+    list_display = (
+        "id",
+        "title",
+        "mime_type",
+        "page_count",
+        "size",
+        "origin",
+        "created_at",
+    )
     list_filter = ("mime_type", "origin", ("created_at", admin.DateFieldListFilter))
     search_fields = ("id", "title", "sha256")
     date_hierarchy = "created_at"
-    readonly_fields = ("id", "mime_type", "size", "sha256", "page_count", "layout", "file",
-                       "origin", "source_url", "parent", "rendition_of", "created_at")
+    readonly_fields = (
+        "id",
+        "mime_type",
+        "size",
+        "sha256",
+        "page_count",
+        "layout",
+        "file",
+        "origin",
+        "source_url",
+        "parent",
+        "rendition_of",
+        "created_at",
+    )
     fields = ("id", "title", "owner", *readonly_fields[1:])
     list_select_related = False
     show_full_result_count = False
@@ -34,14 +52,22 @@ class WorkerHeartbeatAdmin(admin.ModelAdmin):
 
 @admin.register(ApiKey)
 class ApiKeyAdmin(admin.ModelAdmin):
-    list_display = ("prefix", "owner", "name", "is_active", "created_at", "last_used_at")
+    list_display = (
+        "prefix",
+        "owner",
+        "name",
+        "is_active",
+        "created_at",
+        "last_used_at",
+    )
     list_filter = ("is_active",)
     search_fields = ("prefix", "owner__username", "name")
     fields = ("owner", "name", "is_active", "prefix", "created_at", "last_used_at")
     readonly_fields = ("prefix", "created_at", "last_used_at")
 
-    def save_model(self, request: HttpRequest, obj: ApiKey, form: object,
-                   change: bool) -> None:
+    def save_model(
+        self, request: HttpRequest, obj: ApiKey, form: object, change: bool
+    ) -> None:
         if not change:
             import secrets
 
@@ -49,6 +75,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
 
             plain = PREFIX + secrets.token_urlsafe(32)
             obj.prefix, obj.key_hash = plain[:12], hash_key(plain)
-            messages.warning(request, f"The new key is {plain} — copy it now, it is not "
-                             "shown again.")
+            messages.warning(
+                request, f"The new key is {plain} — copy it now, it is not shown again."
+            )
         super().save_model(request, obj, form, change)

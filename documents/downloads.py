@@ -26,14 +26,18 @@ def parse_range(header: str, size: int) -> tuple[int, int] | None:
     if not first_s:  # suffix range: the last N bytes
         length = int(last_s)
         if length == 0:
-            raise RangeNotSatisfiable(f"empty suffix range; the file has {size} bytes",
-                                      headers={"Content-Range": f"bytes */{size}"})
+            raise RangeNotSatisfiable(
+                f"empty suffix range; the file has {size} bytes",
+                headers={"Content-Range": f"bytes */{size}"},
+            )
         return max(0, size - length), size - 1
     first = int(first_s)
     last = min(int(last_s), size - 1) if last_s else size - 1
     if first >= size or first > last:
-        raise RangeNotSatisfiable(f"range {header!r} is outside the file of {size} bytes",
-                                  headers={"Content-Range": f"bytes */{size}"})
+        raise RangeNotSatisfiable(
+            f"range {header!r} is outside the file of {size} bytes",
+            headers={"Content-Range": f"bytes */{size}"},
+        )
     return first, last
 
 
@@ -51,17 +55,20 @@ def _slice(fh: BinaryIO, first: int, last: int) -> Iterator[bytes]:
         fh.close()
 
 
-def file_response(request: HttpRequest, fh: BinaryIO, *, size: int, content_type: str,
-                  filename: str) -> FileResponse | StreamingHttpResponse:
+def file_response(
+    request: HttpRequest, fh: BinaryIO, *, size: int, content_type: str, filename: str
+) -> FileResponse | StreamingHttpResponse:
     wanted = parse_range(request.headers.get("Range", ""), size) if size else None
     if wanted is None:
         response: FileResponse | StreamingHttpResponse = FileResponse(
-            fh, content_type=content_type, as_attachment=True, filename=filename)
+            fh, content_type=content_type, as_attachment=True, filename=filename
+        )
         response["Content-Length"] = str(size)
     else:
         first, last = wanted
-        response = StreamingHttpResponse(_slice(fh, first, last), status=206,
-                                         content_type=content_type)
+        response = StreamingHttpResponse(
+            _slice(fh, first, last), status=206, content_type=content_type
+        )
         response["Content-Range"] = f"bytes {first}-{last}/{size}"
         response["Content-Length"] = str(last - first + 1)
         response["Content-Disposition"] = content_disposition_header(True, filename)

@@ -47,7 +47,9 @@ def resolve(url: str, allowlist: frozenset[str]) -> Target:
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https"):
-        raise FetchRefused(f"documentUrl must be http or https, not {scheme or 'empty'!r}")
+        raise FetchRefused(
+            f"documentUrl must be http or https, not {scheme or 'empty'!r}"
+        )
     host = (parts.hostname or "").lower()
     if not host:
         raise FetchRefused("documentUrl has no host")
@@ -58,7 +60,9 @@ def resolve(url: str, allowlist: frozenset[str]) -> Target:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
-        raise FetchRefused(f"the host {host!r} of documentUrl cannot be resolved") from exc
+        raise FetchRefused(
+            f"the host {host!r} of documentUrl cannot be resolved"
+        ) from exc
     addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
     if host not in allowlist:
         for address in addresses:
@@ -73,12 +77,16 @@ def resolve(url: str, allowlist: frozenset[str]) -> Target:
     return Target(scheme, host, port, str(addresses[0]), path)
 
 
-def fetch(url: str, *, allowlist: frozenset[str], timeout: float, max_bytes: int) -> Iterator[bytes]:
+def fetch(
+    url: str, *, allowlist: frozenset[str], timeout: float, max_bytes: int
+) -> Iterator[bytes]:
     """Yield the body of `url` in chunks, following checked redirects."""
     for _ in range(MAX_REDIRECTS + 1):
         target = resolve(url, allowlist)
         response = _request(target, timeout)
-        if response.status in (301, 302, 303, 307, 308) and response.headers.get("Location"):
+        if response.status in (301, 302, 303, 307, 308) and response.headers.get(
+            "Location"
+        ):
             response.release_conn()
             url = urljoin(url, response.headers["Location"])
             continue
@@ -94,21 +102,42 @@ def fetch(url: str, *, allowlist: frozenset[str], timeout: float, max_bytes: int
 
 
 def _request(target: Target, timeout: float) -> urllib3.BaseHTTPResponse:
-    pool_class = urllib3.HTTPSConnectionPool if target.scheme == "https" else urllib3.HTTPConnectionPool
+    pool_class = (
+        urllib3.HTTPSConnectionPool
+        if target.scheme == "https"
+        else urllib3.HTTPConnectionPool
+    )
     kwargs: dict[str, object] = {}
     if target.scheme == "https":
         # Connect to the checked address, but verify the certificate for the host name.
-        kwargs = {"server_hostname": target.host, "assert_hostname": target.host,
-                  "cert_reqs": "CERT_REQUIRED"}
-    pool = pool_class(target.address, port=target.port, maxsize=1, retries=False,
-                      timeout=urllib3.Timeout(connect=timeout, read=timeout), **kwargs)
-    host_header = target.host if target.port in (80, 443) else f"{target.host}:{target.port}"
+        kwargs = {
+            "server_hostname": target.host,
+            "assert_hostname": target.host,
+            "cert_reqs": "CERT_REQUIRED",
+        }
+    pool = pool_class(
+        target.address,
+        port=target.port,
+        maxsize=1,
+        retries=False,
+        timeout=urllib3.Timeout(connect=timeout, read=timeout),
+        **kwargs,
+    )
+    host_header = (
+        target.host if target.port in (80, 443) else f"{target.host}:{target.port}"
+    )
     try:
-        return pool.urlopen("GET", target.path, headers={"Host": host_header,
-                                                          "User-Agent": "transformsvc"},
-                            redirect=False, preload_content=False)
+        return pool.urlopen(
+            "GET",
+            target.path,
+            headers={"Host": host_header, "User-Agent": "transformsvc"},
+            redirect=False,
+            preload_content=False,
+        )
     except urllib3.exceptions.HTTPError as exc:
-        raise FetchRefused(f"documentUrl could not be fetched: {type(exc).__name__}") from exc
+        raise FetchRefused(
+            f"documentUrl could not be fetched: {type(exc).__name__}"
+        ) from exc
 
 
 def _body(response: urllib3.BaseHTTPResponse, max_bytes: int) -> Iterator[bytes]:
@@ -117,9 +146,13 @@ def _body(response: urllib3.BaseHTTPResponse, max_bytes: int) -> Iterator[bytes]
         for chunk in response.stream(CHUNK):
             total += len(chunk)
             if total > max_bytes:
-                raise FetchTooLarge(f"documentUrl content is larger than {max_bytes} bytes")
+                raise FetchTooLarge(
+                    f"documentUrl content is larger than {max_bytes} bytes"
+                )
             yield chunk
     except urllib3.exceptions.HTTPError as exc:
-        raise FetchRefused(f"documentUrl transfer failed: {type(exc).__name__}") from exc
+        raise FetchRefused(
+            f"documentUrl transfer failed: {type(exc).__name__}"
+        ) from exc
     finally:
         response.release_conn()

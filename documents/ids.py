@@ -22,4 +22,8 @@ def child_id(parent_id: str, index: int) -> str:
 
 def is_valid_client_id(value: str) -> bool:
     """1-512 printable characters without whitespace."""
-    return 0 < len(value) <= 512 and value.isprintable() and not any(c.isspace() for c in value)
+    return (
+        0 < len(value) <= 512
+        and value.isprintable()
+        and not any(c.isspace() for c in value)
+    )

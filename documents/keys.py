@@ -25,15 +25,21 @@ def apikey_create(*, owner_name: str, name: str = "") -> tuple[ApiKey, str]:
         owner.set_unusable_password()
         owner.save(update_fields=["password"])
     plain = PREFIX + secrets.token_urlsafe(32)
-    key = ApiKey.objects.create(owner=owner, name=name, prefix=plain[:12],
-                                key_hash=hash_key(plain))
+    key = ApiKey.objects.create(
+        owner=owner, name=name, prefix=plain[:12], key_hash=hash_key(plain)
+    )
     return key, plain
 
 
 def apikey_owner(plain: str) -> ApiKey | None:
-    key = ApiKey.objects.select_related("owner").filter(
-        key_hash=hash_key(plain), is_active=True, owner__is_active=True).first()
-    if key is not None and (key.last_used_at is None
-                            or (timezone.now() - key.last_used_at).total_seconds() > 60):
+    key = (
+        ApiKey.objects.select_related("owner")
+        .filter(key_hash=hash_key(plain), is_active=True, owner__is_active=True)
+        .first()
+    )
+    if key is not None and (
+        key.last_used_at is None
+        or (timezone.now() - key.last_used_at).total_seconds() > 60
+    ):
         ApiKey.objects.filter(pk=key.pk).update(last_used_at=timezone.now())
     return key

@@ -30,17 +30,26 @@ class Document(models.Model):
     # [{"width": int, "height": int, "rotation": int}, ...], computed once at upload.
     layout = models.JSONField(default=list, blank=True)
     file = models.FileField(upload_to=document_upload_to, max_length=300)
-    origin = models.CharField(max_length=10, choices=Origin.choices, default=Origin.UPLOAD)
+    origin = models.CharField(
+        max_length=10, choices=Origin.choices, default=Origin.UPLOAD
+    )
     source_url = models.URLField(max_length=2048, null=True, blank=True)
     parent = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="children"
     )
     # A stored rendition of another document (the FDF of a pdf-fdf result, ...).
     rendition_of = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="renditions"
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="renditions",
     )
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
         related_name="documents",
     )
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
@@ -60,7 +69,9 @@ class Document(models.Model):
     def download_name(self) -> str:
         """File name for Content-Disposition: the title with the format's extension."""
         extension = EXTENSIONS.get(self.mime_type, "")
-        base = "".join(c for c in (self.title or "") if c.isprintable() and c not in '/\\"')
+        base = "".join(
+            c for c in (self.title or "") if c.isprintable() and c not in '/\\"'
+        )
         base = base.strip(" .") or "document"
         return base if base.lower().endswith(extension) else base + extension
 
@@ -88,8 +99,9 @@ class WorkerHeartbeat(models.Model):
 class ApiKey(models.Model):
     """A bearer key of an owner (TRANSFORMSVC_AUTH=token); only its hash is stored."""
 
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                              related_name="api_keys")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_keys"
+    )
     name = models.CharField(max_length=100, blank=True, default="")
     prefix = models.CharField(max_length=12, editable=False)
     key_hash = models.CharField(max_length=64, unique=True, editable=False)

@@ -18,7 +18,9 @@ class SearchQuerySerializer(serializers.Serializer):
 
 
 class ImageQuerySerializer(serializers.Serializer):
-    width = serializers.IntegerField(required=False, default=1000, min_value=1, max_value=4000)
+    width = serializers.IntegerField(
+        required=False, default=1000, min_value=1, max_value=4000
+    )
 
 
 class BoxSerializer(serializers.Serializer):
@@ -63,8 +65,12 @@ class SearchResultsSerializer(serializers.Serializer):
 
 
 def _box(box: Box) -> dict[str, float]:
-    return {"x": round(box.x, 3), "y": round(box.y, 3), "w": round(box.w, 3),
-            "h": round(box.h, 3)}
+    return {
+        "x": round(box.x, 3),
+        "y": round(box.y, 3),
+        "w": round(box.w, 3),
+        "h": round(box.h, 3),
+    }
 
 
 def position_text(item: PositionText) -> dict[str, Any]:
@@ -76,9 +82,13 @@ def position_text(item: PositionText) -> dict[str, Any]:
         "individualWidths": [round(w, 4) for w in item.individual_widths],
         "fontSize": round(item.font_size, 3),
         "font": item.font,
-        "clickableDestination": None if link is None else {
-            "action": link.action, "destination": link.destination,
-            "position": _box(link.position)},
+        "clickableDestination": None
+        if link is None
+        else {
+            "action": link.action,
+            "destination": link.destination,
+            "position": _box(link.position),
+        },
         "paragraphId": item.paragraph_id,
         "rightToLeftText": item.right_to_left,
         "startTime": -1.0,
@@ -87,8 +97,14 @@ def position_text(item: PositionText) -> dict[str, Any]:
 
 
 def search_results(items: list[PositionText]) -> dict[str, Any]:
-    return {"searchResults": [
-        {"positionText": position_text(item),
-         "textRangeList": [{"firstCharacter": 0, "lastCharacter": len(item.text) - 1}]}
-        for item in items
-    ]}
+    return {
+        "searchResults": [
+            {
+                "positionText": position_text(item),
+                "textRangeList": [
+                    {"firstCharacter": 0, "lastCharacter": len(item.text) - 1}
+                ],
+            }
+            for item in items
+        ]
+    }

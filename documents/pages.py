@@ -22,7 +22,9 @@ def _check_page(doc: Document, page: int) -> None:
     if not 0 <= page < doc.page_count:
         raise InvalidInput(
             f"page {page} (counted from 0) does not exist in document {doc.id!r} "
-            f"({doc.page_count} pages)", errors={"pageIndex": ["out of range"]})
+            f"({doc.page_count} pages)",
+            errors={"pageIndex": ["out of range"]},
+        )
 
 
 def page_search(doc: Document, page: int, query: SearchQuery) -> list[PositionText]:
@@ -31,7 +33,11 @@ def page_search(doc: Document, page: int, query: SearchQuery) -> list[PositionTe
     with local_path(doc) as path:
         try:
             return text_engine.search_page(
-                str(path), page, query, regex_timeout=settings.TRANSFORMSVC["REGEX_TIMEOUT"])
+                str(path),
+                page,
+                query,
+                regex_timeout=settings.TRANSFORMSVC["REGEX_TIMEOUT"],
+            )
         except text_engine.SearchError as exc:
             raise InvalidInput(str(exc), errors={"searchText": [str(exc)]}) from exc
         except EngineError as exc:
@@ -48,14 +54,20 @@ def page_image(doc: Document, page: int, width: int) -> Path:
     """A PNG of the page, `width` pixels wide, cached on disk by content hash."""
     _check_page(doc, page)
     if not 1 <= width <= MAX_IMAGE_WIDTH:
-        raise InvalidInput(f"width must be between 1 and {MAX_IMAGE_WIDTH} pixels",
-                           errors={"width": ["out of range"]})
-    cached = Path(settings.DATA_DIR) / "cache" / "pages" / doc.sha256 / f"{page}-{width}.png"
+        raise InvalidInput(
+            f"width must be between 1 and {MAX_IMAGE_WIDTH} pixels",
+            errors={"width": ["out of range"]},
+        )
+    cached = (
+        Path(settings.DATA_DIR) / "cache" / "pages" / doc.sha256 / f"{page}-{width}.png"
+    )
     if not cached.exists():
         cached.parent.mkdir(parents=True, exist_ok=True)
         with local_path(doc) as path:
             png = text_engine.render_page_png(str(path), page, width)
         partial = cached.with_suffix(f".{os.getpid()}.part")
         partial.write_bytes(png)
-        os.replace(partial, cached)  # atomic: concurrent renders never expose half a file
+        os.replace(
+            partial, cached
+        )  # atomic: concurrent renders never expose half a file
     return cached

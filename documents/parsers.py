@@ -13,6 +13,10 @@ class RawStreamParser(BaseParser):
 
     media_type = "*/*"
 
-    def parse(self, stream: BinaryIO | None, media_type: str | None = None,
-              parser_context: Mapping[str, Any] | None = None) -> BinaryIO | None:
+    def parse(
+        self,
+        stream: BinaryIO | None,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> BinaryIO | None:
         return stream

@@ -12,11 +12,15 @@ from transformsvc.fields import StrictBooleanField, iso_ms
 
 
 class UploadQuerySerializer(serializers.Serializer):
-    documentId = serializers.CharField(required=False, allow_blank=False, max_length=512,
-                                       trim_whitespace=False)
-    documentTitle = serializers.CharField(required=False, allow_blank=True, max_length=1024,
-                                          trim_whitespace=False)
-    documentUrl = serializers.CharField(required=False, allow_blank=False, max_length=2048)
+    documentId = serializers.CharField(
+        required=False, allow_blank=False, max_length=512, trim_whitespace=False
+    )
+    documentTitle = serializers.CharField(
+        required=False, allow_blank=True, max_length=1024, trim_whitespace=False
+    )
+    documentUrl = serializers.CharField(
+        required=False, allow_blank=False, max_length=2048
+    )
     failOnUnsupported = StrictBooleanField(required=False, default=True)
 
 
@@ -67,8 +71,13 @@ class DocumentLayoutSerializer(serializers.Serializer):
             "documentTitle": doc.title,
             "mimeType": doc.mime_type,
             "pageDimensionsList": [
-                {"width": p["width"], "height": p["height"], "rotation": p["rotation"],
-                 "dpi": 72, "pageLayers": None}
+                {
+                    "width": p["width"],
+                    "height": p["height"],
+                    "rotation": p["rotation"],
+                    "dpi": 72,
+                    "pageLayers": None,
+                }
                 for p in doc.layout
             ],
         }

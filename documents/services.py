@@ -68,8 +68,10 @@ def temp_path(suffix: str = "") -> Iterator[Path]:
 def ensure_disk_space() -> None:
     free = shutil.disk_usage(tmp_dir()).free
     if free < limits()["MIN_FREE_DISK"]:
-        raise Busy("the service is short of disk space; try again later",
-                   headers={"Retry-After": "60"})
+        raise Busy(
+            "the service is short of disk space; try again later",
+            headers={"Retry-After": "60"},
+        )
 
 
 def spool(chunks: Iterable[bytes], dest: Path, max_bytes: int) -> Spooled:
@@ -81,7 +83,9 @@ def spool(chunks: Iterable[bytes], dest: Path, max_bytes: int) -> Spooled:
         for chunk in chunks:
             size += len(chunk)
             if size > max_bytes:
-                raise PayloadTooLarge(f"the document is larger than the limit of {max_bytes} bytes")
+                raise PayloadTooLarge(
+                    f"the document is larger than the limit of {max_bytes} bytes"
+                )
             if len(head) < 1024:
                 head += chunk[: 1024 - len(head)]
             digest.update(chunk)
@@ -108,7 +112,9 @@ def _describe(spooled: Spooled, fail_on_unsupported: bool) -> DocumentInfo:
             f"the document is {kind}; only PDF documents are supported "
             "(send failOnUnsupported=false to store it as is)"
         )
-    return DocumentInfo(mime_type=spooled.mime_type or "application/octet-stream", pages=())
+    return DocumentInfo(
+        mime_type=spooled.mime_type or "application/octet-stream", pages=()
+    )
 
 
 def document_create(
@@ -124,11 +130,15 @@ def document_create(
     """Store an uploaded document (body stream or `url`) and its layout."""
     max_bytes = int(limits()["MAX_UPLOAD_BYTES"])
     if declared_size is not None and declared_size > max_bytes:
-        raise PayloadTooLarge(f"the document is larger than the limit of {max_bytes} bytes")
+        raise PayloadTooLarge(
+            f"the document is larger than the limit of {max_bytes} bytes"
+        )
     if document_id is not None:
         if not is_valid_client_id(document_id):
-            raise InvalidInput("documentId must be 1 to 512 printable characters without spaces",
-                               errors={"documentId": ["invalid id"]})
+            raise InvalidInput(
+                "documentId must be 1 to 512 printable characters without spaces",
+                errors={"documentId": ["invalid id"]},
+            )
         if Document.objects.filter(pk=document_id).exists():
             raise Conflict(f"a document with id {document_id!r} exists already")
     ensure_disk_space()
@@ -136,19 +146,28 @@ def document_create(
         if url:
             spooled = _spool_url(url, path)
         else:
-            spooled = spool(read_chunks(stream) if stream is not None else iter(()), path,
-                            max_bytes)
+            spooled = spool(
+                read_chunks(stream) if stream is not None else iter(()), path, max_bytes
+            )
             if spooled.size == 0:
-                raise InvalidInput("the body is empty: send the document bytes or documentUrl",
-                                   errors={"body": ["empty"]})
+                raise InvalidInput(
+                    "the body is empty: send the document bytes or documentUrl",
+                    errors={"body": ["empty"]},
+                )
         info = _describe(spooled, fail_on_unsupported)
         if info.page_count > int(limits()["MAX_PAGES"]):
-            raise InvalidInput(f"the document has {info.page_count} pages; the limit is "
-                               f"{limits()['MAX_PAGES']}")
+            raise InvalidInput(
+                f"the document has {info.page_count} pages; the limit is "
+                f"{limits()['MAX_PAGES']}"
+            )
         return _store(
-            spooled, info, document_id=document_id or new_document_id(),
-            title=title if title is not None else info.title, owner_id=owner_id,
-            origin=Document.Origin.URL if url else Document.Origin.UPLOAD, source_url=url,
+            spooled,
+            info,
+            document_id=document_id or new_document_id(),
+            title=title if title is not None else info.title,
+            owner_id=owner_id,
+            origin=Document.Origin.URL if url else Document.Origin.UPLOAD,
+            source_url=url,
         )
 
 
@@ -156,28 +175,51 @@ def _spool_url(url: str, path: Path) -> Spooled:
     conf = limits()
     allowlist = frozenset(h.lower() for h in conf["URL_ALLOWLIST"])
     try:
-        chunks = url_fetch.fetch(url, allowlist=allowlist, timeout=float(conf["URL_TIMEOUT"]),
-                                 max_bytes=int(conf["URL_MAX_BYTES"]))
+        chunks = url_fetch.fetch(
+            url,
+            allowlist=allowlist,
+            timeout=float(conf["URL_TIMEOUT"]),
+            max_bytes=int(conf["URL_MAX_BYTES"]),
+        )
         spooled = spool(chunks, path, int(conf["URL_MAX_BYTES"]))
     except url_fetch.FetchTooLarge as exc:
         raise PayloadTooLarge(str(exc)) from exc
     except url_fetch.FetchRefused as exc:
         raise InvalidInput(str(exc), errors={"documentUrl": [str(exc)]}) from exc
     if spooled.size == 0:
-        raise InvalidInput("documentUrl returned an empty body",
-                           errors={"documentUrl": ["empty body"]})
+        raise InvalidInput(
+            "documentUrl returned an empty body", errors={"documentUrl": ["empty body"]}
+        )
     return spooled
 
 
-def _store(spooled: Spooled, info: DocumentInfo, *, document_id: str, title: str | None,
-           owner_id: int | None, origin: str, source_url: str | None = None,
-           parent: Document | None = None, rendition_of: Document | None = None) -> Document:
+def _store(
+    spooled: Spooled,
+    info: DocumentInfo,
+    *,
+    document_id: str,
+    title: str | None,
+    owner_id: int | None,
+    origin: str,
+    source_url: str | None = None,
+    parent: Document | None = None,
+    rendition_of: Document | None = None,
+) -> Document:
     doc = Document(
-        id=document_id, title=title, mime_type=info.mime_type, size=spooled.size,
-        sha256=spooled.sha256, page_count=info.page_count if info.pages else None,
-        layout=[{"width": p.width, "height": p.height, "rotation": p.rotation}
-                for p in info.pages],
-        origin=origin, source_url=source_url, owner_id=owner_id, parent=parent,
+        id=document_id,
+        title=title,
+        mime_type=info.mime_type,
+        size=spooled.size,
+        sha256=spooled.sha256,
+        page_count=info.page_count if info.pages else None,
+        layout=[
+            {"width": p.width, "height": p.height, "rotation": p.rotation}
+            for p in info.pages
+        ],
+        origin=origin,
+        source_url=source_url,
+        owner_id=owner_id,
+        parent=parent,
         rendition_of=rendition_of,
     )
     with spooled.path.open("rb") as fh:
@@ -191,10 +233,16 @@ def _store(spooled: Spooled, info: DocumentInfo, *, document_id: str, title: str
     return doc
 
 
-def document_store_result(*, path: Path, document_id: str, title: str | None,
-                          owner_id: int | None, parent: Document | None = None,
-                          mime_type: str | None = None,
-                          rendition_of: Document | None = None) -> Document:
+def document_store_result(
+    *,
+    path: Path,
+    document_id: str,
+    title: str | None,
+    owner_id: int | None,
+    parent: Document | None = None,
+    mime_type: str | None = None,
+    rendition_of: Document | None = None,
+) -> Document:
     """Store a file produced by an order as a Document (layout computed for PDFs)."""
     digest = hashlib.sha256()
     with path.open("rb") as fh:
@@ -205,8 +253,16 @@ def document_store_result(*, path: Path, document_id: str, title: str | None,
     detected = mime_type or sniff(head) or "application/octet-stream"
     spooled = Spooled(path, path.stat().st_size, digest.hexdigest(), detected)
     info = inspect_pdf(str(path)) if detected == PDF else DocumentInfo(detected, ())
-    return _store(spooled, info, document_id=document_id, title=title, owner_id=owner_id,
-                  origin=Document.Origin.RESULT, parent=parent, rendition_of=rendition_of)
+    return _store(
+        spooled,
+        info,
+        document_id=document_id,
+        title=title,
+        owner_id=owner_id,
+        origin=Document.Origin.RESULT,
+        parent=parent,
+        rendition_of=rendition_of,
+    )
 
 
 @contextmanager

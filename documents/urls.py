@@ -9,14 +9,30 @@ PAGE = r"(?P<page>-?\d+)"
 
 urlpatterns = [
     re_path(r"^documents$", api.DocumentUploadView.as_view(), name="document-upload"),
-    re_path(rf"^documents/{ID}/pages/{PAGE}/text/position$", api.PageTextPositionView.as_view(),
-            name="page-text-position"),
-    re_path(rf"^documents/{ID}/pages/{PAGE}/text$", api.PageTextSearchView.as_view(),
-            name="page-text"),
-    re_path(rf"^documents/{ID}/pages/{PAGE}/image$", api.PageImageView.as_view(),
-            name="page-image"),
-    re_path(rf"^documents/{ID}/layout$", api.DocumentLayoutView.as_view(),
-            name="document-layout"),
-    re_path(rf"^documents/{ID}/file$", api.DocumentFileView.as_view(), name="document-file"),
-    re_path(rf"^documents/{ID}$", api.DocumentDetailView.as_view(), name="document-detail"),
+    re_path(
+        rf"^documents/{ID}/pages/{PAGE}/text/position$",
+        api.PageTextPositionView.as_view(),
+        name="page-text-position",
+    ),
+    re_path(
+        rf"^documents/{ID}/pages/{PAGE}/text$",
+        api.PageTextSearchView.as_view(),
+        name="page-text",
+    ),
+    re_path(
+        rf"^documents/{ID}/pages/{PAGE}/image$",
+        api.PageImageView.as_view(),
+        name="page-image",
+    ),
+    re_path(
+        rf"^documents/{ID}/layout$",
+        api.DocumentLayoutView.as_view(),
+        name="document-layout",
+    ),
+    re_path(
+        rf"^documents/{ID}/file$", api.DocumentFileView.as_view(), name="document-file"
+    ),
+    re_path(
+        rf"^documents/{ID}$", api.DocumentDetailView.as_view(), name="document-detail"
+    ),
 ]

@@ -27,7 +27,10 @@ class OrderAdminBase(admin.ModelAdmin):
         return obj.processing_ms
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [f.name for f in self.model._meta.fields] + ["queued_time", "processing_time"]
+        return [f.name for f in self.model._meta.fields] + [
+            "queued_time",
+            "processing_time",
+        ]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -35,15 +38,21 @@ class OrderAdminBase(admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def changelist_view(self, request: HttpRequest,
-                        extra_context: dict[str, Any] | None = None) -> HttpResponse:
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         qs = self.model.objects.all()
-        counts = dict(qs.values_list("state").annotate(n=Count("id")).values_list("state", "n"))
-        duration = ExpressionWrapper(F("processed_at") - F("started_at"),
-                                     output_field=DurationField())
+        counts = dict(
+            qs.values_list("state").annotate(n=Count("id")).values_list("state", "n")
+        )
+        duration = ExpressionWrapper(
+            F("processed_at") - F("started_at"), output_field=DurationField()
+        )
         extra = {
             "state_counts": [(s.value, counts.get(s.value, 0)) for s in State],
-            "slowest": qs.filter(state=State.PROCESSED).annotate(d=duration).order_by("-d")[:5],
+            "slowest": qs.filter(state=State.PROCESSED)
+            .annotate(d=duration)
+            .order_by("-d")[:5],
             "failed": qs.filter(state=State.FAILED).order_by("-processed_at")[:5],
         }
         return super().changelist_view(request, {**(extra_context or {}), **extra})

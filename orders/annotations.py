@@ -20,11 +20,39 @@ KINDS = (
 
 # Every field a returned annotation carries (unset → null), in the interface's order.
 ECHO_FIELDS = (
-    "type", "documentId", "page", "id", "position", "color", "interiorColor", "creationDate",
-    "creator", "opacity", "width", "height", "flags", "contents", "contentsRichtext",
-    "defaultappearance", "icon", "start", "end", "head", "tail", "coords", "date",
-    "lastModifier", "subject", "security", "startTime", "endTime", "popup", "fringe",
-    "dashes", "style", "intensity",
+    "type",
+    "documentId",
+    "page",
+    "id",
+    "position",
+    "color",
+    "interiorColor",
+    "creationDate",
+    "creator",
+    "opacity",
+    "width",
+    "height",
+    "flags",
+    "contents",
+    "contentsRichtext",
+    "defaultappearance",
+    "icon",
+    "start",
+    "end",
+    "head",
+    "tail",
+    "coords",
+    "date",
+    "lastModifier",
+    "subject",
+    "security",
+    "startTime",
+    "endTime",
+    "popup",
+    "fringe",
+    "dashes",
+    "style",
+    "intensity",
 )
 
 
@@ -67,15 +95,20 @@ class AnnotationSerializer(serializers.Serializer):
     coords = BoxSerializer(many=True, required=False, allow_null=True)
     color = ColorSerializer(required=False, allow_null=True)
     interiorColor = ColorSerializer(required=False, allow_null=True)
-    opacity = serializers.FloatField(required=False, allow_null=True, min_value=0, max_value=1)
+    opacity = serializers.FloatField(
+        required=False, allow_null=True, min_value=0, max_value=1
+    )
     width = serializers.FloatField(required=False, allow_null=True, min_value=0)
     height = serializers.FloatField(required=False, allow_null=True, min_value=0)
     creationDate = serializers.IntegerField(required=False, allow_null=True)
     creator = serializers.CharField(required=False, allow_null=True, allow_blank=True)
-    contents = serializers.CharField(required=False, allow_null=True, allow_blank=True,
-                                     trim_whitespace=False)
+    contents = serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, trim_whitespace=False
+    )
     contentsRichtext = RichTextSerializer(required=False, allow_null=True)
-    defaultappearance = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+    defaultappearance = serializers.CharField(
+        required=False, allow_null=True, allow_blank=True
+    )
     icon = serializers.CharField(required=False, allow_null=True, allow_blank=True)
     start = PointSerializer(required=False, allow_null=True)
     end = PointSerializer(required=False, allow_null=True)
@@ -86,25 +119,34 @@ class AnnotationSerializer(serializers.Serializer):
     def validate_type(self, value: str) -> str:
         if simple_name(value) not in KINDS:
             raise serializers.ValidationError(
-                f"unknown annotation type {value!r}; known: {', '.join(KINDS)}")
+                f"unknown annotation type {value!r}; known: {', '.join(KINDS)}"
+            )
         return value
 
     def validate_id(self, value: Any) -> Any:
         if value is not None and not isinstance(value, (str, dict)):
-            raise serializers.ValidationError('must be a string or an object {"id": string}')
+            raise serializers.ValidationError(
+                'must be a string or an object {"id": string}'
+            )
         if isinstance(value, dict) and not isinstance(value.get("id"), str):
             raise serializers.ValidationError('must be an object {"id": string}')
         return value
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         kind = simple_name(attrs["type"])
-        needs = {"SquareElemType": "position", "FreetextElemType": "position",
-                 "TextElemType": "position", "RedactElemType": "position",
-                 "RedactTextElemType": "coords"}.get(kind)
+        needs = {
+            "SquareElemType": "position",
+            "FreetextElemType": "position",
+            "TextElemType": "position",
+            "RedactElemType": "position",
+            "RedactTextElemType": "coords",
+        }.get(kind)
         if needs and not attrs.get(needs):
             raise serializers.ValidationError({needs: [f"required for {kind}"]})
         if kind == "LineElemType" and not (attrs.get("start") and attrs.get("end")):
-            raise serializers.ValidationError({"start": ["start and end are required for a line"]})
+            raise serializers.ValidationError(
+                {"start": ["start and end are required for a line"]}
+            )
         return attrs
 
 

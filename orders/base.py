@@ -21,7 +21,10 @@ class OrderBase(models.Model):
     page_count = models.PositiveIntegerField(null=True, blank=True)
     output_bytes = models.BigIntegerField(null=True, blank=True)
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
         related_name="%(class)s_set",
     )
 

@@ -28,11 +28,15 @@ def annotations_of(request: dict[str, Any]) -> AnnotationIndex:
     return index
 
 
-def placements_for(origins: Sequence[PageOrigin], index: AnnotationIndex) -> list[Placement]:
+def placements_for(
+    origins: Sequence[PageOrigin], index: AnnotationIndex
+) -> list[Placement]:
     """Annotations follow their source page: once per copy, none for unselected pages."""
-    return [Placement(page=n, annotation=a)
-            for n, origin in enumerate(origins)
-            for a in index.get((origin.key, origin.page), ())]
+    return [
+        Placement(page=n, annotation=a)
+        for n, origin in enumerate(origins)
+        for a in index.get((origin.key, origin.page), ())
+    ]
 
 
 def _tmp_beside(dest: Path, stack: ExitStack, suffix: str) -> Path:
@@ -41,8 +45,13 @@ def _tmp_beside(dest: Path, stack: ExitStack, suffix: str) -> Path:
     return path
 
 
-def build_pdf(elements: Sequence[SourceElement], index: AnnotationIndex, dest: Path,
-              mode: str, stack: ExitStack) -> int:
+def build_pdf(
+    elements: Sequence[SourceElement],
+    index: AnnotationIndex,
+    dest: Path,
+    mode: str,
+    stack: ExitStack,
+) -> int:
     """Assemble `elements` into `dest` with their annotations; returns the page count."""
     assembled = _tmp_beside(dest, stack, ".assembled")
     origins = assemble(elements, str(assembled))
@@ -54,8 +63,13 @@ def build_pdf(elements: Sequence[SourceElement], index: AnnotationIndex, dest: P
     return len(origins)
 
 
-def build_output(fmt: str, elements: Sequence[SourceElement], index: AnnotationIndex,
-                 dest: Path, stack: ExitStack) -> int:
+def build_output(
+    fmt: str,
+    elements: Sequence[SourceElement],
+    index: AnnotationIndex,
+    dest: Path,
+    stack: ExitStack,
+) -> int:
     """One output of an order (a transformationDetails entry); returns its page count."""
     if fmt == "zip":
         pages = 0
@@ -66,13 +80,19 @@ def build_output(fmt: str, elements: Sequence[SourceElement], index: AnnotationI
             entries.append((element.title, str(part)))
         zip_entries(entries, str(dest))
         return pages
-    return build_pdf(elements, index, dest, "live" if fmt == "pdf-fdf" else "burn", stack)
+    return build_pdf(
+        elements, index, dest, "live" if fmt == "pdf-fdf" else "burn", stack
+    )
 
 
-def zip_outputs(outputs: Sequence[tuple[str | None, Path]], dest: Path, fmt: str) -> None:
+def zip_outputs(
+    outputs: Sequence[tuple[str | None, Path]], dest: Path, fmt: str
+) -> None:
     """The container of a multi-output order: a zip of every output."""
     extension = ".zip" if fmt == "zip" else ".pdf"
-    zip_entries([(title, str(path)) for title, path in outputs], str(dest), extension=extension)
+    zip_entries(
+        [(title, str(path)) for title, path in outputs], str(dest), extension=extension
+    )
 
 
 def fdf_of(pdf_path: Path) -> bytes:

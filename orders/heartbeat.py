@@ -24,7 +24,9 @@ _started = threading.Event()
 def beat(name: str) -> None:
     from documents.models import WorkerHeartbeat
 
-    WorkerHeartbeat.objects.update_or_create(pk=name, defaults={"seen_at": timezone.now()})
+    WorkerHeartbeat.objects.update_or_create(
+        pk=name, defaults={"seen_at": timezone.now()}
+    )
 
 
 def _loop(name: str) -> None:

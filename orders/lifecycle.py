@@ -22,23 +22,33 @@ def ensure_capacity() -> None:
 
     ensure_disk_space()
     limit = int(settings.TRANSFORMSVC["MAX_QUEUED"])
-    queued = sum(model.objects.filter(state=State.QUEUED).count()
-                 for model in (TransformationOrder, ComparisonOrder))
+    queued = sum(
+        model.objects.filter(state=State.QUEUED).count()
+        for model in (TransformationOrder, ComparisonOrder)
+    )
     if queued >= limit:
-        raise TooManyRequests(f"{queued} orders are waiting, the limit is {limit}; "
-                              "try again later", headers={"Retry-After": "30"})
+        raise TooManyRequests(
+            f"{queued} orders are waiting, the limit is {limit}; try again later",
+            headers={"Retry-After": "30"},
+        )
 
 
 def claim(model: type[OrderBase], order_id: str) -> bool:
     """QUEUED → PROCESSING, only if nobody claimed the order before us."""
-    return bool(model.objects.filter(pk=order_id, state=State.QUEUED).update(
-        state=State.PROCESSING, started_at=timezone.now(), attempts=F("attempts") + 1))
+    return bool(
+        model.objects.filter(pk=order_id, state=State.QUEUED).update(
+            state=State.PROCESSING,
+            started_at=timezone.now(),
+            attempts=F("attempts") + 1,
+        )
+    )
 
 
 def finish(model: type[OrderBase], order_id: str, **fields: Any) -> bool:
     """PROCESSING → a final state, only if the order is still there and still ours."""
     done = model.objects.filter(pk=order_id, state=State.PROCESSING).update(
-        processed_at=timezone.now(), **fields)
+        processed_at=timezone.now(), **fields
+    )
     notify_final(order_id)
     return bool(done)
 
@@ -47,8 +57,10 @@ def fail(model: type[OrderBase], order_id: str, message: str) -> bool:
     return finish(model, order_id, state=State.FAILED, error_message=message)
 
 
-INTERNAL_ERROR = ("the order failed because of an internal error; it has been logged for "
-                  "the operators")
+INTERNAL_ERROR = (
+    "the order failed because of an internal error; it has been logged for "
+    "the operators"
+)
 
 
 def timed_out_message() -> str:

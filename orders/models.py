@@ -17,7 +17,10 @@ class TransformationOrder(OrderBase):
     # The normalised request: {"transformationDetails": [...], "annotations": {...} | null}.
     request = models.JSONField()
     result_document = models.ForeignKey(
-        "documents.Document", null=True, blank=True, on_delete=models.SET_NULL,
+        "documents.Document",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
     # Ids of the output documents when the order has several (children of the result).

@@ -67,8 +67,9 @@ class Listener:
         with self._lock:
             if self._thread is None:
                 params = connection.get_connection_params()
-                self._thread = threading.Thread(target=self._run, args=(params,),
-                                                name="order-listener", daemon=True)
+                self._thread = threading.Thread(
+                    target=self._run, args=(params,), name="order-listener", daemon=True
+                )
                 self._thread.start()
 
     def stop(self) -> None:
@@ -85,8 +86,11 @@ class Listener:
     def _run(self, params: dict[str, object]) -> None:
         import psycopg
 
-        conn_params = {k: v for k, v in params.items()
-                       if k in ("dbname", "user", "password", "host", "port", "sslmode")}
+        conn_params = {
+            k: v
+            for k, v in params.items()
+            if k in ("dbname", "user", "password", "host", "port", "sslmode")
+        }
         while not self._stop.is_set():
             try:
                 with psycopg.connect(autocommit=True, **conn_params) as conn:
@@ -110,18 +114,20 @@ def wait_until_final(order_id: str, load: Callable[[], T], timeout_ms: int) -> T
     """Return the order as soon as it is final, or after `timeout_ms` as it is then."""
     deadline = time.monotonic() + timeout_ms / 1000
     order = load()
-    while getattr(order, "state") not in FINAL_STATES:
+    while order.state not in FINAL_STATES:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             break
         event = listener.subscribe(order_id)
         try:
             order = load()  # re-read after subscribing: no ending slips between
-            if getattr(order, "state") in FINAL_STATES:
+            if order.state in FINAL_STATES:
                 break
             if not connection.in_atomic_block:
                 connection.close()  # hold no connection while waiting
-            recheck = RECHECK_LISTENING if listener.listening.is_set() else RECHECK_POLLING
+            recheck = (
+                RECHECK_LISTENING if listener.listening.is_set() else RECHECK_POLLING
+            )
             event.wait(min(remaining, recheck))
         finally:
             listener.unsubscribe(order_id, event)

@@ -24,10 +24,14 @@ def reap_stale_orders() -> int:
 
     timeout = int(settings.TRANSFORMSVC["ORDER_TIMEOUT"])
     # A little grace beyond django-q2's own timeout, which fails the order itself.
-    cutoff = timezone.now() - timedelta(seconds=timeout + settings.TRANSFORMSVC["RECOVERY_GRACE"])
+    cutoff = timezone.now() - timedelta(
+        seconds=timeout + settings.TRANSFORMSVC["RECOVERY_GRACE"]
+    )
     recovered = 0
-    for model, task in ((TransformationOrder, tasks.TRANSFORMATION_TASK),
-                        (ComparisonOrder, tasks.COMPARISON_TASK)):
+    for model, task in (
+        (TransformationOrder, tasks.TRANSFORMATION_TASK),
+        (ComparisonOrder, tasks.COMPARISON_TASK),
+    ):
         stale = model.objects.filter(state=State.PROCESSING, started_at__lt=cutoff)
         for order_id, attempts in stale.values_list("id", "attempts"):
             if attempts < MAX_ATTEMPTS:
@@ -38,14 +42,17 @@ def reap_stale_orders() -> int:
                     if moved:
                         tasks.enqueue_on_commit(task, order_id)
             else:
-                moved = model.objects.filter(pk=order_id, state=State.PROCESSING).update(
-                    state=State.FAILED, processed_at=timezone.now(),
+                moved = model.objects.filter(
+                    pk=order_id, state=State.PROCESSING
+                ).update(
+                    state=State.FAILED,
+                    processed_at=timezone.now(),
                     error_message=f"the order did not finish within {timeout} s "
                     f"after {attempts} attempts (its worker stopped)",
                 )
             if moved:
                 recovered += 1
-                logger.warning("recovered stale order %s (attempt %s)", order_id, attempts)
+                logger.warning(
+                    "recovered stale order %s (attempt %s)", order_id, attempts
+                )
     return recovered
-
-

@@ -21,6 +21,8 @@ def order_get(order_id: str, owner_id: int | None = None) -> TransformationOrder
         raise NotFound(f"no transformation order with id {order_id!r}") from None
 
 
-def orders_list(owner_id: int | None, *, state: str | None) -> QuerySet[TransformationOrder]:
+def orders_list(
+    owner_id: int | None, *, state: str | None
+) -> QuerySet[TransformationOrder]:
     qs = orders_visible(owner_id).order_by("-queued_at", "-id")
     return qs.filter(state=state) if state else qs

@@ -18,21 +18,26 @@ class PageSelectionSerializer(serializers.Serializer):
     def validate(self, attrs: dict[str, int]) -> dict[str, int]:
         if attrs["minPage"] > attrs["maxPage"]:
             raise serializers.ValidationError(
-                {"maxPage": [f"must be at least minPage ({attrs['minPage']})"]})
+                {"maxPage": [f"must be at least minPage ({attrs['minPage']})"]}
+            )
         return attrs
 
 
 class ElementSerializer(serializers.Serializer):
     documentId = IdField()
-    pagesSelectionList = PageSelectionSerializer(many=True, required=False, allow_null=True)
-    documentTitle = serializers.CharField(required=False, allow_null=True, allow_blank=True,
-                                          max_length=1024)
+    pagesSelectionList = PageSelectionSerializer(
+        many=True, required=False, allow_null=True
+    )
+    documentTitle = serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, max_length=1024
+    )
 
 
 class DetailSerializer(serializers.Serializer):
     transformationElements = ElementSerializer(many=True, allow_empty=False)
-    documentTitle = serializers.CharField(required=False, allow_null=True, allow_blank=True,
-                                          max_length=1024)
+    documentTitle = serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, max_length=1024
+    )
 
 
 class AnnotationsSerializer(serializers.Serializer):
@@ -65,10 +70,16 @@ class TransformationRequestSerializer(serializers.Serializer):
         if data.get("annotations") is not None:
             raw_items = (raw.get("annotations") or {}).get("annotations") or []
             valid_items = data["annotations"].get("annotations") or []
-            annotations = {"annotations": [echo(r, v) for r, v in zip(raw_items, valid_items,
-                                                                      strict=True)]}
-        return {"format": data["format"], "transformationDetails": details,
-                "annotations": annotations}
+            annotations = {
+                "annotations": [
+                    echo(r, v) for r, v in zip(raw_items, valid_items, strict=True)
+                ]
+            }
+        return {
+            "format": data["format"],
+            "transformationDetails": details,
+            "annotations": annotations,
+        }
 
 
 class OrderIdSerializer(serializers.Serializer):
@@ -96,13 +107,19 @@ class TransformationOrderSerializer(serializers.Serializer):
     def get_transformationOrderId(self, order: TransformationOrder) -> dict[str, str]:  # noqa: N802
         return {"id": order.id}
 
-    def get_transformationDetails(self, order: TransformationOrder) -> list[dict[str, Any]]:  # noqa: N802
+    def get_transformationDetails(
+        self, order: TransformationOrder
+    ) -> list[dict[str, Any]]:  # noqa: N802
         return order.request["transformationDetails"]
 
-    def get_transformationResultDocumentID(self, order: TransformationOrder) -> dict[str, str] | None:  # noqa: N802,E501
+    def get_transformationResultDocumentID(
+        self, order: TransformationOrder
+    ) -> dict[str, str] | None:  # noqa: N802,E501
         return id_object(order.result_document_id)
 
-    def get_transformationResultDocumentIDs(self, order: TransformationOrder) -> list[dict[str, str]] | None:  # noqa: N802,E501
+    def get_transformationResultDocumentIDs(
+        self, order: TransformationOrder
+    ) -> list[dict[str, str]] | None:  # noqa: N802,E501
         if order.result_document_id is None or not order.output_ids:
             return None
         return [{"id": i} for i in order.output_ids]
@@ -118,13 +135,14 @@ class TransformationOrderSerializer(serializers.Serializer):
 
 
 class OrderListQuerySerializer(serializers.Serializer):
-    state = serializers.ChoiceField(choices=["QUEUED", "PROCESSING", "PROCESSED", "FAILED"],
-                                    required=False)
+    state = serializers.ChoiceField(
+        choices=["QUEUED", "PROCESSING", "PROCESSED", "FAILED"], required=False
+    )
     page = serializers.IntegerField(min_value=1, required=False, default=1)
-    pageSize = serializers.IntegerField(min_value=1, max_value=500, required=False, default=50)
+    pageSize = serializers.IntegerField(
+        min_value=1, max_value=500, required=False, default=50
+    )
 
 
 class LongPollQuerySerializer(serializers.Serializer):
     timeoutMs = serializers.IntegerField(min_value=0, required=False, default=0)
-
-

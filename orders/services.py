@@ -30,11 +30,15 @@ def _limit(name: str) -> int:
     return int(settings.TRANSFORMSVC[name])
 
 
-def _check_documents(request: dict[str, Any], owner_id: int | None) -> dict[str, Document]:
+def _check_documents(
+    request: dict[str, Any], owner_id: int | None
+) -> dict[str, Document]:
     """Every referenced document exists, is a PDF, and every page reference fits it."""
     errors: dict[str, list[str]] = {}
     details = request["transformationDetails"]
-    wanted = {el["documentId"]["id"] for d in details for el in d["transformationElements"]}
+    wanted = {
+        el["documentId"]["id"] for d in details for el in d["transformationElements"]
+    }
     docs = {d.id: d for d in documents_visible(owner_id).filter(pk__in=wanted)}
     elements = 0
     for i, detail in enumerate(details):
@@ -43,50 +47,68 @@ def _check_documents(request: dict[str, Any], owner_id: int | None) -> dict[str,
             where = f"transformationDetails[{i}].transformationElements[{j}]"
             doc = docs.get(element["documentId"]["id"])
             if doc is None:
-                errors[f"{where}.documentId"] = [f"no document with id {element['documentId']['id']!r}"]
+                errors[f"{where}.documentId"] = [
+                    f"no document with id {element['documentId']['id']!r}"
+                ]
                 continue
             if not doc.page_count:
-                errors[f"{where}.documentId"] = [f"document {doc.id!r} is not a readable PDF"]
+                errors[f"{where}.documentId"] = [
+                    f"document {doc.id!r} is not a readable PDF"
+                ]
                 continue
             for k, sel in enumerate(element.get("pagesSelectionList") or []):
                 if sel["maxPage"] > doc.page_count:
                     errors[f"{where}.pagesSelectionList[{k}].maxPage"] = [
                         f"page {sel['maxPage']} is past the end of document {doc.id!r} "
-                        f"({doc.page_count} pages)"]
+                        f"({doc.page_count} pages)"
+                    ]
     if len(details) > _limit("MAX_OUTPUTS"):
-        errors["transformationDetails"] = [f"at most {_limit('MAX_OUTPUTS')} outputs per order"]
+        errors["transformationDetails"] = [
+            f"at most {_limit('MAX_OUTPUTS')} outputs per order"
+        ]
     if elements > _limit("MAX_ELEMENTS"):
-        errors["transformationDetails"] = [f"at most {_limit('MAX_ELEMENTS')} elements per order"]
+        errors["transformationDetails"] = [
+            f"at most {_limit('MAX_ELEMENTS')} elements per order"
+        ]
     annotations = (request.get("annotations") or {}).get("annotations") or []
     if len(annotations) > _limit("MAX_ANNOTATIONS"):
         errors["annotations.annotations"] = [
-            f"at most {_limit('MAX_ANNOTATIONS')} annotations per order"]
+            f"at most {_limit('MAX_ANNOTATIONS')} annotations per order"
+        ]
     for n, item in enumerate(annotations):
         doc = docs.get(item["documentId"]["id"])
         where = f"annotations.annotations[{n}]"
         if doc is None:
             errors[f"{where}.documentId"] = [
-                f"document {item['documentId']['id']!r} is not one of the order's documents"]
+                f"document {item['documentId']['id']!r} is not one of the order's documents"
+            ]
         elif doc.page_count and item["page"] >= doc.page_count:
             errors[f"{where}.page"] = [
                 f"page {item['page']} (counted from 0) does not exist in document {doc.id!r} "
-                f"({doc.page_count} pages)"]
+                f"({doc.page_count} pages)"
+            ]
     if errors:
         first = next(iter(errors))
         raise InvalidInput(f"{first}: {errors[first][0]}", errors=errors)
     return docs
 
 
-def order_create(*, request: dict[str, Any], owner_id: int | None = None) -> TransformationOrder:
+def order_create(
+    *, request: dict[str, Any], owner_id: int | None = None
+) -> TransformationOrder:
     """Validate against the stored documents, save the order QUEUED, enqueue on commit."""
     docs = _check_documents(request, owner_id)
     lifecycle.ensure_capacity()
     with transaction.atomic():
         order = TransformationOrder.objects.create(
-            id=new_order_id(), format=request["format"],
-            request={"transformationDetails": request["transformationDetails"],
-                     "annotations": request["annotations"]},
-            input_count=len(docs), owner_id=owner_id,
+            id=new_order_id(),
+            format=request["format"],
+            request={
+                "transformationDetails": request["transformationDetails"],
+                "annotations": request["annotations"],
+            },
+            input_count=len(docs),
+            owner_id=owner_id,
         )
         tasks.enqueue_on_commit(tasks.TRANSFORMATION_TASK, order.id)
     return order
@@ -115,24 +137,39 @@ def order_run(*, order_id: str) -> None:
         logger.exception("transformation %s failed unexpectedly", order_id)
         lifecycle.fail(TransformationOrder, order_id, lifecycle.INTERNAL_ERROR)
         return
-    if not lifecycle.finish(TransformationOrder, order_id, state=State.PROCESSED,
-                            error_message=None, result_document=result,
-                            output_ids=output_ids, page_count=pages, output_bytes=size):
+    if not lifecycle.finish(
+        TransformationOrder,
+        order_id,
+        state=State.PROCESSED,
+        error_message=None,
+        result_document=result,
+        output_ids=output_ids,
+        page_count=pages,
+        output_bytes=size,
+    ):
         # The order was deleted (or recovered elsewhere) meanwhile: drop what we made.
-        document_services.document_delete(document_id=result.id, owner_id=result.owner_id)
+        document_services.document_delete(
+            document_id=result.id, owner_id=result.owner_id
+        )
 
 
 @contextmanager
 def _sources(order: TransformationOrder) -> Iterator[dict[str, Path]]:
     """Local paths of the order's source documents, keyed by id."""
-    ids = {el["documentId"]["id"] for d in order.request["transformationDetails"]
-           for el in d["transformationElements"]}
+    ids = {
+        el["documentId"]["id"]
+        for d in order.request["transformationDetails"]
+        for el in d["transformationElements"]
+    }
     docs = {d.id: d for d in Document.objects.filter(pk__in=ids)}
     missing = sorted(ids - docs.keys())
     if missing:
         raise EngineError(f"document {missing[0]!r} was deleted before the order ran")
     with ExitStack() as stack:
-        yield {i: stack.enter_context(document_services.local_path(d)) for i, d in docs.items()}
+        yield {
+            i: stack.enter_context(document_services.local_path(d))
+            for i, d in docs.items()
+        }
 
 
 def _elements(detail: dict[str, Any], paths: dict[str, Path]) -> list[SourceElement]:
@@ -140,14 +177,22 @@ def _elements(detail: dict[str, Any], paths: dict[str, Path]) -> list[SourceElem
     for el in detail["transformationElements"]:
         doc_id = el["documentId"]["id"]
         ranges = el.get("pagesSelectionList")
-        out.append(SourceElement(
-            key=doc_id, path=str(paths[doc_id]), title=el.get("documentTitle"),
-            ranges=None if not ranges else tuple(PageRange(r["minPage"], r["maxPage"])
-                                                 for r in ranges)))
+        out.append(
+            SourceElement(
+                key=doc_id,
+                path=str(paths[doc_id]),
+                title=el.get("documentTitle"),
+                ranges=None
+                if not ranges
+                else tuple(PageRange(r["minPage"], r["maxPage"]) for r in ranges),
+            )
+        )
     return out
 
 
-def _build_and_store(order: TransformationOrder) -> tuple[Document, list[str], int, int]:
+def _build_and_store(
+    order: TransformationOrder,
+) -> tuple[Document, list[str], int, int]:
     details = order.request["transformationDetails"]
     annotations = engine.annotations_of(order.request)
     result_id = new_document_id()
@@ -155,8 +200,9 @@ def _build_and_store(order: TransformationOrder) -> tuple[Document, list[str], i
         outputs = []
         for detail in details:
             path = stack.enter_context(document_services.temp_path(".out"))
-            pages = engine.build_output(order.format, _elements(detail, paths), annotations,
-                                        path, stack)
+            pages = engine.build_output(
+                order.format, _elements(detail, paths), annotations, path, stack
+            )
             outputs.append((detail.get("documentTitle"), path, pages))
         page_total = sum(p for _, _, p in outputs)
         if len(outputs) == 1:
@@ -164,10 +210,16 @@ def _build_and_store(order: TransformationOrder) -> tuple[Document, list[str], i
             result = _store(order, path, result_id, title)
             return result, [], page_total, result.size
         container_path = stack.enter_context(document_services.temp_path(".zip"))
-        engine.zip_outputs([(t, p) for t, p, _ in outputs], container_path, order.format)
+        engine.zip_outputs(
+            [(t, p) for t, p, _ in outputs], container_path, order.format
+        )
         result = document_services.document_store_result(
-            path=container_path, document_id=result_id, title=None, owner_id=order.owner_id,
-            mime_type="application/zip")
+            path=container_path,
+            document_id=result_id,
+            title=None,
+            owner_id=order.owner_id,
+            mime_type="application/zip",
+        )
         output_ids = []
         for n, (title, path, _) in enumerate(outputs):
             child = _store(order, path, child_id(result_id, n), title, parent=result)
@@ -175,14 +227,29 @@ def _build_and_store(order: TransformationOrder) -> tuple[Document, list[str], i
         return result, output_ids, page_total, result.size
 
 
-def _store(order: TransformationOrder, path: Path, document_id: str, title: str | None,
-           parent: Document | None = None) -> Document:
+def _store(
+    order: TransformationOrder,
+    path: Path,
+    document_id: str,
+    title: str | None,
+    parent: Document | None = None,
+) -> Document:
     doc = document_services.document_store_result(
-        path=path, document_id=document_id, title=title, owner_id=order.owner_id, parent=parent)
+        path=path,
+        document_id=document_id,
+        title=title,
+        owner_id=order.owner_id,
+        parent=parent,
+    )
     if order.format == TransformationOrder.Format.PDF_FDF:
         with document_services.temp_path(".fdf") as fdf_path:
             fdf_path.write_bytes(engine.fdf_of(path))
             document_services.document_store_result(
-                path=fdf_path, document_id=new_document_id(), title=title,
-                owner_id=order.owner_id, mime_type="application/vnd.fdf", rendition_of=doc)
+                path=fdf_path,
+                document_id=new_document_id(),
+                title=title,
+                owner_id=order.owner_id,
+                mime_type="application/vnd.fdf",
+                rendition_of=doc,
+            )
     return doc

@@ -11,7 +11,9 @@ COMPARISON_TASK = "comparisons.tasks.run_comparison"
 
 def enqueue_on_commit(task: str, order_id: str) -> None:
     """Queue `task(order_id)` once the current transaction has committed."""
-    transaction.on_commit(lambda: async_task(task, order_id, task_name=f"{task}:{order_id}"[:100]))
+    transaction.on_commit(
+        lambda: async_task(task, order_id, task_name=f"{task}:{order_id}"[:100])
+    )
 
 
 def run_transformation(order_id: str) -> None:

@@ -45,10 +45,19 @@ def _data_dir(request: pytest.FixtureRequest, tmp_path: Path) -> None:
     settings.MEDIA_ROOT = tmp_path / "data" / "files"
 
 
-def make_pdf_bytes(pages: list[str] | int, *, prefix: str = "page",
-                   size: tuple[float, float] = (595, 842), rotate: int = 0) -> bytes:
+def make_pdf_bytes(
+    pages: list[str] | int,
+    *,
+    prefix: str = "page",
+    size: tuple[float, float] = (595, 842),
+    rotate: int = 0,
+) -> bytes:
     """A small PDF whose page n (from 1) reads "<prefix> <n>" or the given texts."""
-    texts = [f"{prefix} {n}" for n in range(1, pages + 1)] if isinstance(pages, int) else pages
+    texts = (
+        [f"{prefix} {n}" for n in range(1, pages + 1)]
+        if isinstance(pages, int)
+        else pages
+    )
     doc = pymupdf.open()
     for text in texts:
         page = doc.new_page(width=size[0], height=size[1])
@@ -96,7 +105,9 @@ def uploaded(upload: Callable[..., Any]) -> Callable[..., str]:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests outside tests/pdf (the pure engine) talk to PostgreSQL."""
     for item in items:
-        if _uses_django_path(str(item.fspath)) and not item.get_closest_marker("django_db"):
+        if _uses_django_path(str(item.fspath)) and not item.get_closest_marker(
+            "django_db"
+        ):
             item.add_marker(pytest.mark.django_db)
 
 

@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
-ABSENT_REASON = f"corpus not found at {CORPUS} (needs ../shared/corpus beside the checkout)"
+ABSENT_REASON = (
+    f"corpus not found at {CORPUS} (needs ../shared/corpus beside the checkout)"
+)
 
 
 def available() -> bool:

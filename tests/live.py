@@ -50,7 +50,9 @@ class LiveService:
         return requests.post(self.base + path, timeout=30, **kwargs)
 
     def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
-        proc = _spawn([sys.executable, "manage.py", "qcluster"], self.env, self.logs, name)
+        proc = _spawn(
+            [sys.executable, "manage.py", "qcluster"], self.env, self.logs, name
+        )
         self.processes[name] = proc
         return proc
 
@@ -63,16 +65,29 @@ class LiveService:
         raise AssertionError(f"order {order_id} did not end within {timeout} s: {body}")
 
 
-def _spawn(cmd: list[str], env: dict[str, str], logs: Path | None,
-           name: str) -> subprocess.Popen[bytes]:
+def _spawn(
+    cmd: list[str], env: dict[str, str], logs: Path | None, name: str
+) -> subprocess.Popen[bytes]:
     out = open(logs / f"{name}.log", "ab") if logs else subprocess.DEVNULL  # noqa: SIM115
-    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    return subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        env=env,
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
 
 
 @contextmanager
-def live_service(tmp: Path, *, workers: int = 1, extra_env: dict[str, str] | None = None,
-                 start_worker: bool = True, threads: int = 16) -> Iterator[LiveService]:
+def live_service(
+    tmp: Path,
+    *,
+    workers: int = 1,
+    extra_env: dict[str, str] | None = None,
+    start_worker: bool = True,
+    threads: int = 16,
+) -> Iterator[LiveService]:
     """gunicorn and (optionally) a qcluster on the test database; stopped afterwards."""
     port = free_port()
     env = {
@@ -88,9 +103,24 @@ def live_service(tmp: Path, *, workers: int = 1, extra_env: dict[str, str] | Non
     tmp.mkdir(parents=True, exist_ok=True)
     service = LiveService(base=f"http://127.0.0.1:{port}", env=env, logs=tmp)
     service.processes["web"] = _spawn(
-        [sys.executable, "-m", "gunicorn", "transformsvc.wsgi:application", "--bind",
-         f"127.0.0.1:{port}", "--worker-class", "gthread", "--threads", str(threads), "--workers", "1"],
-        env, tmp, "web")
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "transformsvc.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--worker-class",
+            "gthread",
+            "--threads",
+            str(threads),
+            "--workers",
+            "1",
+        ],
+        env,
+        tmp,
+        "web",
+    )
     if start_worker:
         service.start_worker()
     try:
@@ -102,8 +132,10 @@ def live_service(tmp: Path, *, workers: int = 1, extra_env: dict[str, str] | Non
             except requests.ConnectionError:
                 pass
             if time.monotonic() > deadline:
-                raise AssertionError("the live service did not start: " +
-                                     (tmp / "web.log").read_text(errors="replace")[-2000:])
+                raise AssertionError(
+                    "the live service did not start: "
+                    + (tmp / "web.log").read_text(errors="replace")[-2000:]
+                )
             time.sleep(0.2)
         yield service
     finally:

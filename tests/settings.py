@@ -8,7 +8,9 @@ os.environ["TRANSFORMSVC_Q_SYNC"] = "1"
 from transformsvc.settings import *  # noqa: E402,F403
 
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":  # noqa: F405
-    raise RuntimeError("the test suite runs on PostgreSQL only; set DATABASE_URL to a postgres:// URL")
+    raise RuntimeError(
+        "the test suite runs on PostgreSQL only; set DATABASE_URL to a postgres:// URL"
+    )
 
 # One test database per run, so that concurrent runs on one server do not collide.
 DATABASES["default"]["TEST"] = {"NAME": f"test_transformsvc_{os.getpid()}"}  # noqa: F405

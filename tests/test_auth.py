@@ -30,14 +30,19 @@ def as_owner(key: str) -> Client:
 
 
 def upload_as(client: Client, data: bytes) -> str:
-    response = client.post("/documents", data=data, content_type="application/octet-stream")
+    response = client.post(
+        "/documents", data=data, content_type="application/octet-stream"
+    )
     assert response.status_code == 200, response.content
     return response.json()["id"]
 
 
-def test_without_a_key_the_api_answers_401_problem(token_auth: None, client: Any) -> None:
-    response = client.post("/documents", data=make_pdf_bytes(1),
-                           content_type="application/octet-stream")
+def test_without_a_key_the_api_answers_401_problem(
+    token_auth: None, client: Any
+) -> None:
+    response = client.post(
+        "/documents", data=make_pdf_bytes(1), content_type="application/octet-stream"
+    )
     assert response.status_code == 401
     assert response["Content-Type"].startswith("application/problem+json")
     assert response["WWW-Authenticate"].startswith("Bearer")
@@ -67,27 +72,41 @@ def test_owners_see_only_their_own_documents_and_orders(
         assert bob.get(doc_url(alice_doc) + suffix).status_code == 404, suffix
 
     with django_capture_on_commit_callbacks(execute=True):
-        order = alice.post("/transformations", data=order_body([element(alice_doc, (2, 2))]),
-                           content_type="application/json")
+        order = alice.post(
+            "/transformations",
+            data=order_body([element(alice_doc, (2, 2))]),
+            content_type="application/json",
+        )
     order_id = order.json()["transformationOrderId"]["id"]
-    assert alice.get(f"/transformations/{order_id}").json()["currentState"] == "PROCESSED"
+    assert (
+        alice.get(f"/transformations/{order_id}").json()["currentState"] == "PROCESSED"
+    )
     assert bob.get(f"/transformations/{order_id}").status_code == 404
     assert bob.delete(f"/transformations/{order_id}").status_code == 404
     assert bob.get("/transformations").json()["count"] == 0
     assert alice.get("/transformations").json()["count"] == 1
-    result = alice.get(f"/transformations/{order_id}").json()["transformationResultDocumentID"]
+    result = alice.get(f"/transformations/{order_id}").json()[
+        "transformationResultDocumentID"
+    ]
     assert bob.get(doc_url(result["id"], "/file")).status_code == 404
 
-    stolen = bob.post("/transformations", data=order_body([element(alice_doc)]),
-                      content_type="application/json")
+    stolen = bob.post(
+        "/transformations",
+        data=order_body([element(alice_doc)]),
+        content_type="application/json",
+    )
     assert stolen.status_code == 400
-    mixed = bob.post("/comparisons", data={"leftDocumentId": bob_doc,
-                                           "rightDocumentId": alice_doc},
-                     content_type="application/json")
+    mixed = bob.post(
+        "/comparisons",
+        data={"leftDocumentId": bob_doc, "rightDocumentId": alice_doc},
+        content_type="application/json",
+    )
     assert mixed.status_code == 400
 
     bob.delete(doc_url(alice_doc))
-    assert alice.get(doc_url(alice_doc)).status_code == 200, "another owner cannot delete it"
+    assert alice.get(doc_url(alice_doc)).status_code == 200, (
+        "another owner cannot delete it"
+    )
 
 
 def test_a_revoked_key_stops_working(token_auth: None) -> None:
@@ -99,12 +118,15 @@ def test_a_revoked_key_stops_working(token_auth: None) -> None:
     assert as_owner(key).get("/transformations").status_code == 401
 
 
-def test_admin_can_create_a_key_and_shows_it_once(admin_client: Any,
-                                                  django_user_model: Any) -> None:
+def test_admin_can_create_a_key_and_shows_it_once(
+    admin_client: Any, django_user_model: Any
+) -> None:
     owner = django_user_model.objects.create(username="dave")
-    response = admin_client.post("/admin/documents/apikey/add/",
-                                 {"owner": owner.pk, "name": "ci", "is_active": "on"},
-                                 follow=True)
+    response = admin_client.post(
+        "/admin/documents/apikey/add/",
+        {"owner": owner.pk, "name": "ci", "is_active": "on"},
+        follow=True,
+    )
     assert response.status_code == 200
     shown = [str(m) for m in response.context["messages"]]
     assert any("tsk_" in m for m in shown), shown
@@ -118,6 +140,8 @@ def test_keys_are_stored_hashed(token_auth: None) -> None:
     assert key not in (stored.key_hash, stored.prefix) and len(stored.key_hash) == 64
 
 
-def test_auth_off_by_default_needs_no_key(client: Any, uploaded: Callable[..., str]) -> None:
+def test_auth_off_by_default_needs_no_key(
+    client: Any, uploaded: Callable[..., str]
+) -> None:
     doc = uploaded(make_pdf_bytes(1))
     assert client.get(doc_url(doc, "/layout")).status_code == 200

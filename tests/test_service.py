@@ -26,7 +26,9 @@ def test_ready_needs_a_recent_worker_heartbeat(client: Any) -> None:
 
 
 def test_ready_ignores_a_stale_heartbeat(client: Any) -> None:
-    WorkerHeartbeat.objects.create(name="old", seen_at=timezone.now() - timezone.timedelta(60))
+    WorkerHeartbeat.objects.create(
+        name="old", seen_at=timezone.now() - timezone.timedelta(60)
+    )
     assert client.get("/ready").status_code == 503
 
 
@@ -38,11 +40,22 @@ def test_openapi_document_is_valid_and_describes_the_contract(client: Any) -> No
     spec = response.json()
     validate(spec)
     paths = spec["paths"]
-    for path in ("/documents", "/documents/{document_id}/layout", "/documents/{document_id}/file",
-                 "/transformations", "/transformations/{order_id}"):
+    for path in (
+        "/documents",
+        "/documents/{document_id}/layout",
+        "/documents/{document_id}/file",
+        "/transformations",
+        "/transformations/{order_id}",
+    ):
         assert path in paths, sorted(paths)
     layout = spec["components"]["schemas"]["DocumentLayout"]["properties"]
-    assert {"type", "documentId", "documentTitle", "mimeType", "pageDimensionsList"} <= set(layout)
+    assert {
+        "type",
+        "documentId",
+        "documentTitle",
+        "mimeType",
+        "pageDimensionsList",
+    } <= set(layout)
 
 
 def test_swagger_ui_is_served(client: Any) -> None:
@@ -51,12 +64,15 @@ def test_swagger_ui_is_served(client: Any) -> None:
     assert b"swagger" in response.content.lower()
 
 
-@pytest.mark.parametrize("path", [
-    "/admin/documents/document/",
-    "/admin/orders/transformationorder/",
-    "/admin/comparisons/comparisonorder/",
-    "/admin/orders/transformationorder/?state__exact=FAILED",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/admin/documents/document/",
+        "/admin/orders/transformationorder/",
+        "/admin/comparisons/comparisonorder/",
+        "/admin/orders/transformationorder/?state__exact=FAILED",
+    ],
+)
 def test_admin_change_lists_render_for_staff(admin_client: Any, path: str) -> None:
     response = admin_client.get(path)
     assert response.status_code == 200

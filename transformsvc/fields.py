@@ -29,12 +29,18 @@ class StrictBooleanField(serializers.Field):
         return bool(value)
 
 
-@extend_schema_field({
-    "oneOf": [
-        {"type": "string"},
-        {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
-    ]
-})
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string"},
+            {
+                "type": "object",
+                "properties": {"id": {"type": "string"}},
+                "required": ["id"],
+            },
+        ]
+    }
+)
 class IdField(serializers.Field):
     """A document id given as a string or as {"id": "..."} (decisions §1)."""
 

@@ -35,7 +35,9 @@ def _storage_ok() -> bool:
 
 
 def _worker_ok() -> bool:
-    since = timezone.now() - timedelta(seconds=settings.TRANSFORMSVC["WORKER_SEEN_WITHIN"])
+    since = timezone.now() - timedelta(
+        seconds=settings.TRANSFORMSVC["WORKER_SEEN_WITHIN"]
+    )
     try:
         return WorkerHeartbeat.objects.filter(seen_at__gte=since).exists()
     except Exception:
@@ -44,8 +46,10 @@ def _worker_ok() -> bool:
 
 def health(request: HttpRequest) -> JsonResponse:
     database = _database_ok()
-    return JsonResponse({"status": "ok" if database else "failing", "database": database},
-                        status=200 if database else 503)
+    return JsonResponse(
+        {"status": "ok" if database else "failing", "database": database},
+        status=200 if database else 503,
+    )
 
 
 def ready(request: HttpRequest) -> JsonResponse:
@@ -53,5 +57,6 @@ def ready(request: HttpRequest) -> JsonResponse:
     checks["storage"] = _storage_ok()
     checks["worker"] = checks["database"] and _worker_ok()
     ok = all(checks.values())
-    return JsonResponse({"status": "ready" if ok else "not ready", **checks},
-                        status=200 if ok else 503)
+    return JsonResponse(
+        {"status": "ready" if ok else "not ready", **checks}, status=200 if ok else 503
+    )

@@ -10,7 +10,9 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 
-request_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
+request_id_var: contextvars.ContextVar[str] = contextvars.ContextVar(
+    "request_id", default="-"
+)
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
 
@@ -49,6 +51,10 @@ class TrailingSlashMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         path = request.path_info
-        if len(path) > 1 and path.endswith("/") and not path.startswith(("/admin/", "/static/")):
+        if (
+            len(path) > 1
+            and path.endswith("/")
+            and not path.startswith(("/admin/", "/static/"))
+        ):
             request.path_info = path.rstrip("/") or "/"
         return self.get_response(request)

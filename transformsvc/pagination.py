@@ -10,14 +10,20 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 
 
-def paginate(request: Request, qs: QuerySet[Any], serializer: type[Serializer],
-             params: dict[str, Any]) -> Response:
+def paginate(
+    request: Request,
+    qs: QuerySet[Any],
+    serializer: type[Serializer],
+    params: dict[str, Any],
+) -> Response:
     page, size = params["page"], params["pageSize"]
     total = qs.count()
-    items = qs[(page - 1) * size: page * size]
-    return Response({
-        "count": total,
-        "page": page,
-        "pageSize": size,
-        "results": serializer(items, many=True).data,
-    })
+    items = qs[(page - 1) * size : page * size]
+    return Response(
+        {
+            "count": total,
+            "page": page,
+            "pageSize": size,
+            "results": serializer(items, many=True).data,
+        }
+    )

@@ -22,8 +22,13 @@ class ServiceError(Exception):
     status = 400
     title = "Bad request"
 
-    def __init__(self, detail: str, *, errors: dict[str, list[str]] | None = None,
-                 headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        detail: str,
+        *,
+        errors: dict[str, list[str]] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(detail)
         self.detail = detail
         self.errors = errors
@@ -75,8 +80,9 @@ class Busy(ServiceError):
     title = "Service busy"
 
 
-def problem_body(status: int, title: str, detail: str,
-                 errors: dict[str, list[str]] | None = None) -> dict[str, Any]:
+def problem_body(
+    status: int, title: str, detail: str, errors: dict[str, list[str]] | None = None
+) -> dict[str, Any]:
     body: dict[str, Any] = {
         "type": "about:blank",
         "title": title,
@@ -122,14 +128,20 @@ def _summary(errors: dict[str, list[str]]) -> str:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
-        response = Response(problem_body(exc.status, exc.title, exc.detail, exc.errors),
-                            status=exc.status, headers=exc.headers)
+        response = Response(
+            problem_body(exc.status, exc.title, exc.detail, exc.errors),
+            status=exc.status,
+            headers=exc.headers,
+        )
     elif isinstance(exc, drf_exceptions.ValidationError):
         errors = _flatten(exc.detail)
-        response = Response(problem_body(400, "Invalid input", _summary(errors), errors),
-                            status=400)
+        response = Response(
+            problem_body(400, "Invalid input", _summary(errors), errors), status=400
+        )
     elif isinstance(exc, Http404):
-        response = Response(problem_body(404, "Not found", str(exc) or "not found"), status=404)
+        response = Response(
+            problem_body(404, "Not found", str(exc) or "not found"), status=404
+        )
     elif isinstance(exc, drf_exceptions.APIException):
         # Imported here: DRF's views module loads the authentication classes at
         # import time, and those import our services, which import this module.
@@ -147,21 +159,29 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 
 def problem_response(status: int, title: str, detail: str) -> JsonResponse:
-    return JsonResponse(problem_body(status, title, detail), status=status,
-                        content_type=PROBLEM_TYPE)
+    return JsonResponse(
+        problem_body(status, title, detail), status=status, content_type=PROBLEM_TYPE
+    )
 
 
-def handler404(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+def handler404(
+    request: HttpRequest, exception: Exception | None = None
+) -> JsonResponse:
     return problem_response(404, "Not found", f"no resource at {request.path}")
 
 
 def handler500(request: HttpRequest) -> JsonResponse:
     logger.error("internal error on %s %s", request.method, request.path)
     return problem_response(
-        500, "Internal error",
+        500,
+        "Internal error",
         f"the service failed on this request; quote request id {request_id_var.get()}",
     )
 
 
-def handler400(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return problem_response(400, "Bad request", str(exception) if exception else "bad request")
+def handler400(
+    request: HttpRequest, exception: Exception | None = None
+) -> JsonResponse:
+    return problem_response(
+        400, "Bad request", str(exception) if exception else "bad request"
+    )

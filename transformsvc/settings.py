@@ -19,18 +19,30 @@ def env_float(name: str, default: float) -> float:
 
 
 def env_bool(name: str, default: bool) -> bool:
-    return os.environ.get(name, str(default)).strip().lower() in ("1", "true", "yes", "on")
+    return os.environ.get(name, str(default)).strip().lower() in (
+        "1",
+        "true",
+        "yes",
+        "on",
+    )
 
 
 def env_list(name: str) -> list[str]:
-    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+    return [
+        item.strip() for item in os.environ.get(name, "").split(",") if item.strip()
+    ]
 
 
 DATA_DIR = Path(os.environ.get("TRANSFORMSVC_DATA_DIR", BASE_DIR / "var")).resolve()
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "transformsvc-local-only-change-me")
 DEBUG = env_bool("DEBUG", False)
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or ["127.0.0.1", "localhost", "testserver", "[::1]"]
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or [
+    "127.0.0.1",
+    "localhost",
+    "testserver",
+    "[::1]",
+]
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -103,7 +115,8 @@ MEDIA_ROOT = DATA_DIR / "files"
 STORAGES = {
     "default": {
         "BACKEND": os.environ.get(
-            "TRANSFORMSVC_STORAGE_BACKEND", "django.core.files.storage.FileSystemStorage"
+            "TRANSFORMSVC_STORAGE_BACKEND",
+            "django.core.files.storage.FileSystemStorage",
         ),
     },
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
@@ -168,7 +181,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "filters": {"request_id": {"()": "transformsvc.middleware.RequestIdFilter"}},
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"}
+        "plain": {
+            "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
+        }
     },
     "handlers": {
         "console": {

@@ -7,39 +7,83 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('documents', '0001_initial'),
+        ("documents", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ComparisonOrder',
+            name="ComparisonOrder",
             fields=[
-                ('id', models.CharField(max_length=64, primary_key=True, serialize=False)),
-                ('state', models.CharField(choices=[('QUEUED', 'Queued'), ('PROCESSING', 'Processing'), ('PROCESSED', 'Processed'), ('FAILED', 'Failed')], default='QUEUED', max_length=12)),
-                ('error_message', models.TextField(blank=True, null=True)),
-                ('queued_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('processed_at', models.DateTimeField(blank=True, null=True)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('page_count', models.PositiveIntegerField(blank=True, null=True)),
-                ('output_bytes', models.BigIntegerField(blank=True, null=True)),
-                ('left_document_id', models.CharField(max_length=512)),
-                ('right_document_id', models.CharField(max_length=512)),
-                ('fuzz', models.FloatField(default=3.0)),
-                ('highlight_color', models.CharField(default='FF0000', max_length=16)),
-                ('lowlight_color', models.CharField(blank=True, default='', max_length=16)),
-                ('owner', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='%(class)s_set', to=settings.AUTH_USER_MODEL)),
-                ('target_document', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='documents.document')),
+                (
+                    "id",
+                    models.CharField(max_length=64, primary_key=True, serialize=False),
+                ),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("QUEUED", "Queued"),
+                            ("PROCESSING", "Processing"),
+                            ("PROCESSED", "Processed"),
+                            ("FAILED", "Failed"),
+                        ],
+                        default="QUEUED",
+                        max_length=12,
+                    ),
+                ),
+                ("error_message", models.TextField(blank=True, null=True)),
+                ("queued_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("processed_at", models.DateTimeField(blank=True, null=True)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("page_count", models.PositiveIntegerField(blank=True, null=True)),
+                ("output_bytes", models.BigIntegerField(blank=True, null=True)),
+                ("left_document_id", models.CharField(max_length=512)),
+                ("right_document_id", models.CharField(max_length=512)),
+                ("fuzz", models.FloatField(default=3.0)),
+                ("highlight_color", models.CharField(default="FF0000", max_length=16)),
+                (
+                    "lowlight_color",
+                    models.CharField(blank=True, default="", max_length=16),
+                ),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="%(class)s_set",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "target_document",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="documents.document",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-queued_at'],
-                'abstract': False,
-                'indexes': [models.Index(fields=['state'], name='comparisons_state_cf715a_idx'), models.Index(fields=['queued_at'], name='comparisons_queued__9088c2_idx'), models.Index(fields=['state', 'started_at'], name='comparisons_state_3efe8c_idx')],
+                "ordering": ["-queued_at"],
+                "abstract": False,
+                "indexes": [
+                    models.Index(fields=["state"], name="comparisons_state_cf715a_idx"),
+                    models.Index(
+                        fields=["queued_at"], name="comparisons_queued__9088c2_idx"
+                    ),
+                    models.Index(
+                        fields=["state", "started_at"],
+                        name="comparisons_state_3efe8c_idx",
+                    ),
+                ],
             },
         ),
     ]

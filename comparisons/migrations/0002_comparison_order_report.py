@@ -39,6 +39,9 @@ def drop_view(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("comparisons", "0001_initial"), ("orders", "0002_transformation_order_report")]
+    dependencies = [
+        ("comparisons", "0001_initial"),
+        ("orders", "0002_transformation_order_report"),
+    ]
 
     operations = [migrations.RunPython(create_view, drop_view)]

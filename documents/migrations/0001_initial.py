@@ -2,13 +2,13 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import documents.models
 from django.conf import settings
 from django.db import migrations, models
 
+import documents.models
+
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -17,33 +17,94 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='WorkerHeartbeat',
+            name="WorkerHeartbeat",
             fields=[
-                ('name', models.CharField(max_length=200, primary_key=True, serialize=False)),
-                ('seen_at', models.DateTimeField()),
+                (
+                    "name",
+                    models.CharField(max_length=200, primary_key=True, serialize=False),
+                ),
+                ("seen_at", models.DateTimeField()),
             ],
         ),
         migrations.CreateModel(
-            name='Document',
+            name="Document",
             fields=[
-                ('id', models.CharField(max_length=512, primary_key=True, serialize=False)),
-                ('title', models.CharField(blank=True, max_length=1024, null=True)),
-                ('mime_type', models.CharField(max_length=127)),
-                ('size', models.BigIntegerField()),
-                ('sha256', models.CharField(max_length=64)),
-                ('page_count', models.IntegerField(blank=True, null=True)),
-                ('layout', models.JSONField(blank=True, default=list)),
-                ('file', models.FileField(max_length=300, upload_to=documents.models.document_upload_to)),
-                ('origin', models.CharField(choices=[('UPLOAD', 'Uploaded'), ('URL', 'Fetched from a URL'), ('RESULT', 'Produced by an order')], default='UPLOAD', max_length=10)),
-                ('source_url', models.URLField(blank=True, max_length=2048, null=True)),
-                ('created_at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
-                ('owner', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='documents', to=settings.AUTH_USER_MODEL)),
-                ('parent', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='children', to='documents.document')),
-                ('rendition_of', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='renditions', to='documents.document')),
+                (
+                    "id",
+                    models.CharField(max_length=512, primary_key=True, serialize=False),
+                ),
+                ("title", models.CharField(blank=True, max_length=1024, null=True)),
+                ("mime_type", models.CharField(max_length=127)),
+                ("size", models.BigIntegerField()),
+                ("sha256", models.CharField(max_length=64)),
+                ("page_count", models.IntegerField(blank=True, null=True)),
+                ("layout", models.JSONField(blank=True, default=list)),
+                (
+                    "file",
+                    models.FileField(
+                        max_length=300, upload_to=documents.models.document_upload_to
+                    ),
+                ),
+                (
+                    "origin",
+                    models.CharField(
+                        choices=[
+                            ("UPLOAD", "Uploaded"),
+                            ("URL", "Fetched from a URL"),
+                            ("RESULT", "Produced by an order"),
+                        ],
+                        default="UPLOAD",
+                        max_length=10,
+                    ),
+                ),
+                ("source_url", models.URLField(blank=True, max_length=2048, null=True)),
+                (
+                    "created_at",
+                    models.DateTimeField(
+                        db_index=True, default=django.utils.timezone.now
+                    ),
+                ),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="documents",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "parent",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="children",
+                        to="documents.document",
+                    ),
+                ),
+                (
+                    "rendition_of",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="renditions",
+                        to="documents.document",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
-                'indexes': [models.Index(fields=['mime_type'], name='documents_d_mime_ty_29cc61_idx'), models.Index(fields=['origin'], name='documents_d_origin_39fa55_idx')],
+                "ordering": ["-created_at"],
+                "indexes": [
+                    models.Index(
+                        fields=["mime_type"], name="documents_d_mime_ty_29cc61_idx"
+                    ),
+                    models.Index(
+                        fields=["origin"], name="documents_d_origin_39fa55_idx"
+                    ),
+                ],
             },
         ),
     ]

@@ -50,7 +50,9 @@ def display_to_pdf_rect(page: pymupdf.Page, box: Box) -> pymupdf.Rect:
 def pdf_rect_to_display(page: pymupdf.Page, rect: pymupdf.Rect) -> Box:
     """An /Rect in PDF user space → a displayed-space box (inverse of the above)."""
     left, top = _crop_origin(page)
-    page_rect = pymupdf.Rect(rect.x0 - left, top - rect.y1, rect.x1 - left, top - rect.y0)
+    page_rect = pymupdf.Rect(
+        rect.x0 - left, top - rect.y1, rect.x1 - left, top - rect.y0
+    )
     return rect_to_box(page_rect_to_display(page, page_rect))
 
 

@@ -7,38 +7,92 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('documents', '0001_initial'),
+        ("documents", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='TransformationOrder',
+            name="TransformationOrder",
             fields=[
-                ('id', models.CharField(max_length=64, primary_key=True, serialize=False)),
-                ('state', models.CharField(choices=[('QUEUED', 'Queued'), ('PROCESSING', 'Processing'), ('PROCESSED', 'Processed'), ('FAILED', 'Failed')], default='QUEUED', max_length=12)),
-                ('error_message', models.TextField(blank=True, null=True)),
-                ('queued_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('processed_at', models.DateTimeField(blank=True, null=True)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('page_count', models.PositiveIntegerField(blank=True, null=True)),
-                ('output_bytes', models.BigIntegerField(blank=True, null=True)),
-                ('format', models.CharField(choices=[('pdf', 'Pdf'), ('pdf-fdf', 'Pdf Fdf'), ('zip', 'Zip')], max_length=10)),
-                ('request', models.JSONField()),
-                ('output_ids', models.JSONField(blank=True, default=list)),
-                ('input_count', models.PositiveIntegerField(default=0)),
-                ('owner', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='%(class)s_set', to=settings.AUTH_USER_MODEL)),
-                ('result_document', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='documents.document')),
+                (
+                    "id",
+                    models.CharField(max_length=64, primary_key=True, serialize=False),
+                ),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("QUEUED", "Queued"),
+                            ("PROCESSING", "Processing"),
+                            ("PROCESSED", "Processed"),
+                            ("FAILED", "Failed"),
+                        ],
+                        default="QUEUED",
+                        max_length=12,
+                    ),
+                ),
+                ("error_message", models.TextField(blank=True, null=True)),
+                ("queued_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("processed_at", models.DateTimeField(blank=True, null=True)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("page_count", models.PositiveIntegerField(blank=True, null=True)),
+                ("output_bytes", models.BigIntegerField(blank=True, null=True)),
+                (
+                    "format",
+                    models.CharField(
+                        choices=[
+                            ("pdf", "Pdf"),
+                            ("pdf-fdf", "Pdf Fdf"),
+                            ("zip", "Zip"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("request", models.JSONField()),
+                ("output_ids", models.JSONField(blank=True, default=list)),
+                ("input_count", models.PositiveIntegerField(default=0)),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="%(class)s_set",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "result_document",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="documents.document",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-queued_at'],
-                'abstract': False,
-                'indexes': [models.Index(fields=['state'], name='orders_tran_state_70709b_idx'), models.Index(fields=['queued_at'], name='orders_tran_queued__0f758b_idx'), models.Index(fields=['format'], name='orders_tran_format_5d2510_idx'), models.Index(fields=['state', 'started_at'], name='orders_tran_state_3cc865_idx')],
+                "ordering": ["-queued_at"],
+                "abstract": False,
+                "indexes": [
+                    models.Index(fields=["state"], name="orders_tran_state_70709b_idx"),
+                    models.Index(
+                        fields=["queued_at"], name="orders_tran_queued__0f758b_idx"
+                    ),
+                    models.Index(
+                        fields=["format"], name="orders_tran_format_5d2510_idx"
+                    ),
+                    models.Index(
+                        fields=["state", "started_at"],
+                        name="orders_tran_state_3cc865_idx",
+                    ),
+                ],
             },
         ),
     ]

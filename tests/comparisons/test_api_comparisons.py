@@ -39,8 +39,10 @@ def test_one_changed_word_is_a_modify_with_both_positions(
     assert body["leftDocumentId"] == left and body["rightDocumentId"] == right
     (change,) = body["textChanges"]
     assert change["changeType"] == "MODIFY"
-    assert [(f["type"], f["text"]) for f in change["fragments"]] == [("DELETE", "brown"),
-                                                                     ("ADD", "red")]
+    assert [(f["type"], f["text"]) for f in change["fragments"]] == [
+        ("DELETE", "brown"),
+        ("ADD", "red"),
+    ]
     assert change["left"]["text"] == "brown" and change["right"]["text"] == "red"
     assert change["left"]["pageNumber"] == 0
     assert 72 < change["left"]["position"]["x"] < 200
@@ -57,12 +59,18 @@ def test_inserted_and_deleted_text(client: Any, uploaded: Callable[..., str]) ->
     assert deleted[0]["right"] is None
 
 
-def test_identical_documents_have_no_changes(client: Any, uploaded: Callable[..., str]) -> None:
+def test_identical_documents_have_no_changes(
+    client: Any, uploaded: Callable[..., str]
+) -> None:
     data = pdf_of(["same text here"], ["and here"])
-    assert difference(client, uploaded(data), uploaded(data)).json()["textChanges"] == []
+    assert (
+        difference(client, uploaded(data), uploaded(data)).json()["textChanges"] == []
+    )
 
 
-def test_difference_needs_both_documents(client: Any, uploaded: Callable[..., str]) -> None:
+def test_difference_needs_both_documents(
+    client: Any, uploaded: Callable[..., str]
+) -> None:
     left = uploaded(pdf_of(["x"]))
     assert difference(client, left, "missing").status_code == 400
     assert client.get("/difference", {"leftDocumentId": left}).status_code == 400
@@ -82,11 +90,14 @@ def test_corpus_pair_a_differs_only_by_hello_on_the_first_page(
 
 
 @pytest.fixture
-def run_comparison(client: Any, django_capture_on_commit_callbacks: Any
-                   ) -> Callable[..., dict[str, Any]]:
+def run_comparison(
+    client: Any, django_capture_on_commit_callbacks: Any
+) -> Callable[..., dict[str, Any]]:
     def _run(body: dict[str, Any]) -> dict[str, Any]:
         with django_capture_on_commit_callbacks(execute=True):
-            response = client.post("/comparisons", data=body, content_type="application/json")
+            response = client.post(
+                "/comparisons", data=body, content_type="application/json"
+            )
         assert response.status_code == 200, response.content
         order_id = response.json()["comparisonOrderId"]["id"]
         assert response["Location"] == f"/comparisons/{order_id}"
@@ -100,15 +111,23 @@ def test_comparison_order_paints_differences_in_the_highlight_colour(
 ) -> None:
     left = uploaded(pdf_of(["the quick brown fox"], ["page two"]))
     right = uploaded(pdf_of(["the quick brown cat"], ["page two"], ["extra page"]))
-    order = run_comparison({"leftDocumentId": left, "rightDocumentId": {"id": right},
-                            "fuzz": "3", "highlightColor": "#00ff00"})
+    order = run_comparison(
+        {
+            "leftDocumentId": left,
+            "rightDocumentId": {"id": right},
+            "fuzz": "3",
+            "highlightColor": "#00ff00",
+        }
+    )
     assert order["currentState"] == "PROCESSED", order["errorMessage"]
     assert order["errorMessage"] is None
     assert order["fuzz"] == 3 and order["highlightColor"] == "#00ff00"
     assert order["lowlightColor"] == ""
     assert order["leftDocumentId"] == left and order["rightDocumentId"] == right
     assert ISO_MS.match(order["queuedDate"]) and ISO_MS.match(order["processedDate"])
-    assert isinstance(order["queuedTime"], int) and isinstance(order["processingTime"], int)
+    assert isinstance(order["queuedTime"], int) and isinstance(
+        order["processingTime"], int
+    )
     target = pymupdf.open(file_path(order["targetDocumentId"]))
     assert target.page_count == 3
     green = [_count_colour(target[n], (0, 255, 0)) for n in range(3)]
@@ -121,27 +140,40 @@ def _count_colour(page: pymupdf.Page, rgb: tuple[int, int, int]) -> int:
     pix = page.get_pixmap(dpi=72)
     samples = pix.samples
     n = pix.n
-    return sum(1 for i in range(0, len(samples), n)
-               if abs(samples[i] - rgb[0]) < 30 and abs(samples[i + 1] - rgb[1]) < 30
-               and abs(samples[i + 2] - rgb[2]) < 30)
+    return sum(
+        1
+        for i in range(0, len(samples), n)
+        if abs(samples[i] - rgb[0]) < 30
+        and abs(samples[i + 1] - rgb[1]) < 30
+        and abs(samples[i + 2] - rgb[2]) < 30
+    )
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({"leftDocumentId": "missing", "rightDocumentId": "missing"}, "leftDocumentId"),
-    ({"fuzz": 150}, "fuzz"),
-    ({"highlightColor": "red"}, "highlightColor"),
-])
-def test_invalid_comparison_requests_are_400(client: Any, uploaded: Callable[..., str],
-                                             body: dict[str, Any], field: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"leftDocumentId": "missing", "rightDocumentId": "missing"}, "leftDocumentId"),
+        ({"fuzz": 150}, "fuzz"),
+        ({"highlightColor": "red"}, "highlightColor"),
+    ],
+)
+def test_invalid_comparison_requests_are_400(
+    client: Any, uploaded: Callable[..., str], body: dict[str, Any], field: str
+) -> None:
     doc = uploaded(pdf_of(["x"]))
     request = {"leftDocumentId": doc, "rightDocumentId": doc, **body}
-    response = client.post("/comparisons", data=request, content_type="application/json")
+    response = client.post(
+        "/comparisons", data=request, content_type="application/json"
+    )
     assert response.status_code == 400
     assert field in response.json()["errors"]
 
 
-def test_comparison_delete_and_unknown(client: Any, run_comparison: Callable[..., dict[str, Any]],
-                                       uploaded: Callable[..., str]) -> None:
+def test_comparison_delete_and_unknown(
+    client: Any,
+    run_comparison: Callable[..., dict[str, Any]],
+    uploaded: Callable[..., str],
+) -> None:
     doc = uploaded(pdf_of(["x"]))
     order = run_comparison({"leftDocumentId": doc, "rightDocumentId": doc})
     order_id = order["comparisonOrderId"]["id"]

@@ -24,8 +24,9 @@ def assert_problem(response: Any, status: int, *words: str) -> dict[str, Any]:
     return body
 
 
-def test_upload_returns_a_generated_b64_id_and_location(upload: Callable[..., Any],
-                                                        make_pdf: Callable[..., bytes]) -> None:
+def test_upload_returns_a_generated_b64_id_and_location(
+    upload: Callable[..., Any], make_pdf: Callable[..., bytes]
+) -> None:
     response = upload(make_pdf(2))
     assert response.status_code == 200
     new_id = response.json()["id"]
@@ -33,8 +34,9 @@ def test_upload_returns_a_generated_b64_id_and_location(upload: Callable[..., An
     assert response["Location"] == doc_url(new_id)
 
 
-def test_uploaded_bytes_download_byte_identical(client: Any, uploaded: Callable[..., str],
-                                                make_pdf: Callable[..., bytes]) -> None:
+def test_uploaded_bytes_download_byte_identical(
+    client: Any, uploaded: Callable[..., str], make_pdf: Callable[..., bytes]
+) -> None:
     data = make_pdf(3)
     doc_id = uploaded(data, documentTitle="Quarterly report")
     response = client.get(doc_url(doc_id, "/file"))
@@ -48,15 +50,17 @@ def test_uploaded_bytes_download_byte_identical(client: Any, uploaded: Callable[
         assert b"".join(again.streaming_content) == data
 
 
-def test_download_in_an_unknown_format_is_406(client: Any, uploaded: Callable[..., str],
-                                               make_pdf: Callable[..., bytes]) -> None:
+def test_download_in_an_unknown_format_is_406(
+    client: Any, uploaded: Callable[..., str], make_pdf: Callable[..., bytes]
+) -> None:
     doc_id = uploaded(make_pdf(1))
     assert_problem(client.get(doc_url(doc_id, "/file", format="docx")), 406, "docx")
     assert_problem(client.get(doc_url(doc_id, "/file", format="zip")), 406, "zip")
 
 
-def test_range_requests_return_the_asked_bytes(client: Any, uploaded: Callable[..., str],
-                                               make_pdf: Callable[..., bytes]) -> None:
+def test_range_requests_return_the_asked_bytes(
+    client: Any, uploaded: Callable[..., str], make_pdf: Callable[..., bytes]
+) -> None:
     data = make_pdf(2)
     doc_id = uploaded(data)
     url = doc_url(doc_id, "/file")
@@ -73,8 +77,9 @@ def test_range_requests_return_the_asked_bytes(client: Any, uploaded: Callable[.
     assert outside["Content-Range"] == f"bytes */{len(data)}"
 
 
-def test_metadata_lists_size_hash_and_pages(client: Any, uploaded: Callable[..., str],
-                                            make_pdf: Callable[..., bytes]) -> None:
+def test_metadata_lists_size_hash_and_pages(
+    client: Any, uploaded: Callable[..., str], make_pdf: Callable[..., bytes]
+) -> None:
     data = make_pdf(4)
     doc_id = uploaded(data, documentTitle="four")
     body = client.get(doc_url(doc_id)).json()
@@ -86,9 +91,12 @@ def test_metadata_lists_size_hash_and_pages(client: Any, uploaded: Callable[...,
     assert body["createdDate"].endswith("+00:00")
 
 
-def test_layout_gives_displayed_sizes_and_rotation(client: Any, uploaded: Callable[..., str],
-                                                   make_pdf: Callable[..., bytes]) -> None:
-    doc_id = uploaded(make_pdf(1, size=(595.28, 841.89), rotate=90), documentTitle="A4 turned")
+def test_layout_gives_displayed_sizes_and_rotation(
+    client: Any, uploaded: Callable[..., str], make_pdf: Callable[..., bytes]
+) -> None:
+    doc_id = uploaded(
+        make_pdf(1, size=(595.28, 841.89), rotate=90), documentTitle="A4 turned"
+    )
     body = client.get(doc_url(doc_id, "/layout")).json()
     assert body == {
         "type": "com.vendor.viewer.client.api.document.DocumentPageLayout",
@@ -101,26 +109,37 @@ def test_layout_gives_displayed_sizes_and_rotation(client: Any, uploaded: Callab
     }
 
 
-@pytest.mark.parametrize("doc_id", ["b64_ab/c+d==", "user@example.com:42", "x%2Fy", "a/b/c"])
+@pytest.mark.parametrize(
+    "doc_id", ["b64_ab/c+d==", "user@example.com:42", "x%2Fy", "a/b/c"]
+)
 def test_ids_with_reserved_characters_work_raw_and_encoded(
-    client: Any, uploaded: Callable[..., str], make_pdf: Callable[..., bytes], doc_id: str
+    client: Any,
+    uploaded: Callable[..., str],
+    make_pdf: Callable[..., bytes],
+    doc_id: str,
 ) -> None:
     assert uploaded(make_pdf(1), documentId=doc_id) == doc_id
     encoded = client.get(doc_url(doc_id, "/layout"))
     assert encoded.status_code == 200 and encoded.json()["documentId"] == {"id": doc_id}
-    if "%" not in doc_id:  # a raw `%2F` would be read as an encoded slash, as in any URL
+    if (
+        "%" not in doc_id
+    ):  # a raw `%2F` would be read as an encoded slash, as in any URL
         raw = client.get(f"/documents/{doc_id}/layout")
         assert raw.status_code == 200 and raw.json()["documentId"] == {"id": doc_id}
         assert client.get(f"/documents/{doc_id}").json()["id"] == doc_id
         assert client.get(f"/documents/{doc_id}/file").status_code == 200
 
 
-def test_duplicate_id_is_409(upload: Callable[..., Any], make_pdf: Callable[..., bytes]) -> None:
+def test_duplicate_id_is_409(
+    upload: Callable[..., Any], make_pdf: Callable[..., bytes]
+) -> None:
     assert upload(make_pdf(1), documentId="dup-1").status_code == 200
     assert_problem(upload(make_pdf(1), documentId="dup-1"), 409, "dup-1")
 
 
-def test_invalid_client_id_is_400(upload: Callable[..., Any], make_pdf: Callable[..., bytes]) -> None:
+def test_invalid_client_id_is_400(
+    upload: Callable[..., Any], make_pdf: Callable[..., bytes]
+) -> None:
     assert_problem(upload(make_pdf(1), documentId="has space"), 400, "documentId")
 
 
@@ -137,7 +156,9 @@ def test_empty_body_without_url_is_400(upload: Callable[..., Any]) -> None:
     assert_problem(upload(b""), 400, "empty")
 
 
-def test_not_a_pdf_is_415_unless_told_to_keep_it(client: Any, upload: Callable[..., Any]) -> None:
+def test_not_a_pdf_is_415_unless_told_to_keep_it(
+    client: Any, upload: Callable[..., Any]
+) -> None:
     assert_problem(upload(b"hello, plain text"), 415, "PDF")
     kept = upload(b"hello, plain text", failOnUnsupported="false")
     assert kept.status_code == 200
@@ -150,8 +171,12 @@ def test_truncated_pdf_is_415(upload: Callable[..., Any]) -> None:
     assert_problem(upload(b"%PDF-1.7\n1 0 obj\n<<"), 415)
 
 
-def test_bad_boolean_is_400(upload: Callable[..., Any], make_pdf: Callable[..., bytes]) -> None:
-    assert_problem(upload(make_pdf(1), failOnUnsupported="maybe"), 400, "failOnUnsupported")
+def test_bad_boolean_is_400(
+    upload: Callable[..., Any], make_pdf: Callable[..., bytes]
+) -> None:
+    assert_problem(
+        upload(make_pdf(1), failOnUnsupported="maybe"), 400, "failOnUnsupported"
+    )
 
 
 def test_delete_removes_the_document_and_its_file_and_is_idempotent(
@@ -170,13 +195,19 @@ def test_delete_removes_the_document_and_its_file_and_is_idempotent(
 def test_every_response_carries_a_request_id(client: Any) -> None:
     response = client.get("/health")
     assert len(response["X-Request-ID"]) >= 16
-    assert client.get("/health", HTTP_X_REQUEST_ID="abc-123")["X-Request-ID"] == "abc-123"
+    assert (
+        client.get("/health", HTTP_X_REQUEST_ID="abc-123")["X-Request-ID"] == "abc-123"
+    )
 
 
-def test_a_trailing_slash_is_accepted(client: Any, uploaded: Callable[..., str],
-                                      make_pdf: Callable[..., bytes]) -> None:
+def test_a_trailing_slash_is_accepted(
+    client: Any, uploaded: Callable[..., str], make_pdf: Callable[..., bytes]
+) -> None:
     doc_id = uploaded(make_pdf(1))
-    assert client.get(doc_url(doc_id, "/layout/")).json()["documentId"] == {"id": doc_id}
-    response = client.post("/documents/", data=make_pdf(1),
-                           content_type="application/octet-stream")
+    assert client.get(doc_url(doc_id, "/layout/")).json()["documentId"] == {
+        "id": doc_id
+    }
+    response = client.post(
+        "/documents/", data=make_pdf(1), content_type="application/octet-stream"
+    )
     assert response.status_code == 200

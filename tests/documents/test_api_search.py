@@ -18,9 +18,16 @@ def letter(uploaded: Callable[..., str]) -> str:
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     page.insert_text((72, 100), "The Café serves coffee near the river.", fontsize=12)
-    page.insert_text((72, 130), "Contact: see https://example.org for details.", fontsize=12)
-    page.insert_link({"kind": pymupdf.LINK_URI, "from": pymupdf.Rect(130, 118, 260, 134),
-                      "uri": "https://example.org"})
+    page.insert_text(
+        (72, 130), "Contact: see https://example.org for details.", fontsize=12
+    )
+    page.insert_link(
+        {
+            "kind": pymupdf.LINK_URI,
+            "from": pymupdf.Rect(130, 118, 260, 134),
+            "uri": "https://example.org",
+        }
+    )
     return uploaded(doc.tobytes())
 
 
@@ -37,48 +44,75 @@ def test_search_returns_every_positiontext_field(client: Any, letter: str) -> No
     text = result["positionText"]
     assert text["text"] == "Café"
     assert result["textRangeList"] == [{"firstCharacter": 0, "lastCharacter": 3}]
-    assert set(text) == {"pageNumber", "position", "text", "individualWidths", "fontSize",
-                         "font", "clickableDestination", "paragraphId", "rightToLeftText",
-                         "startTime", "rotation"}
-    assert text["pageNumber"] == 0 and text["startTime"] == -1.0 and text["rotation"] == 0
+    assert set(text) == {
+        "pageNumber",
+        "position",
+        "text",
+        "individualWidths",
+        "fontSize",
+        "font",
+        "clickableDestination",
+        "paragraphId",
+        "rightToLeftText",
+        "startTime",
+        "rotation",
+    }
+    assert (
+        text["pageNumber"] == 0 and text["startTime"] == -1.0 and text["rotation"] == 0
+    )
     assert text["rightToLeftText"] is False and text["clickableDestination"] is None
     assert text["fontSize"] == pytest.approx(12, abs=0.1)
     assert len(text["individualWidths"]) == 4
-    assert sum(text["individualWidths"]) == pytest.approx(text["position"]["w"], abs=0.01)
+    assert sum(text["individualWidths"]) == pytest.approx(
+        text["position"]["w"], abs=0.01
+    )
     box = text["position"]
     assert 72 < box["x"] < 200 and 85 < box["y"] < 100 and 8 < box["h"] < 20
 
 
-def test_accent_sensitive_search_misses_the_unaccented_spelling(client: Any, letter: str) -> None:
+def test_accent_sensitive_search_misses_the_unaccented_spelling(
+    client: Any, letter: str
+) -> None:
     assert search(client, letter, searchText="cafe", accentSensitive="true").json() == {
-        "searchResults": []}
+        "searchResults": []
+    }
     assert len(search(client, letter, searchText="CAFÉ").json()["searchResults"]) == 1
-    assert search(client, letter, searchText="CAFÉ", caseSensitive="True").json()[
-        "searchResults"] == []
+    assert (
+        search(client, letter, searchText="CAFÉ", caseSensitive="True").json()[
+            "searchResults"
+        ]
+        == []
+    )
 
 
 def test_regex_search_and_link_under_the_match(client: Any, letter: str) -> None:
     results = search(client, letter, searchText=r"https?://\S+org", regex="1").json()[
-        "searchResults"]
+        "searchResults"
+    ]
     assert [r["positionText"]["text"] for r in results] == ["https://example.org"]
     link = results[0]["positionText"]["clickableDestination"]
     assert link["action"] == "URI" and link["destination"] == "https://example.org"
 
 
-@pytest.mark.parametrize(("query", "field"), [
-    ({}, "searchText"),
-    ({"searchText": "x", "regex": "perhaps"}, "regex"),
-    ({"searchText": "(unclosed", "regex": "true"}, "searchText"),
-])
-def test_bad_search_queries_are_400(client: Any, letter: str, query: dict[str, str],
-                                    field: str) -> None:
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ({}, "searchText"),
+        ({"searchText": "x", "regex": "perhaps"}, "regex"),
+        ({"searchText": "(unclosed", "regex": "true"}, "searchText"),
+    ],
+)
+def test_bad_search_queries_are_400(
+    client: Any, letter: str, query: dict[str, str], field: str
+) -> None:
     response = search(client, letter, **query)
     assert response.status_code == 400
     assert field in response.json()["errors"]
 
 
-def test_catastrophic_regex_is_a_400_not_a_hung_worker(client: Any,
-                                                       uploaded: Callable[..., str]) -> None:
+def test_catastrophic_regex_is_a_400_not_a_hung_worker(
+    client: Any, uploaded: Callable[..., str]
+) -> None:
     doc = pymupdf.open()
     doc.new_page(width=4000).insert_text((20, 50), "a" * 1500 + "b", fontsize=4)
     doc_id = uploaded(doc.tobytes())
@@ -96,7 +130,8 @@ def test_page_text_lists_every_line(client: Any, letter: str) -> None:
     lines = client.get(doc_url(letter, "/pages/0/text/position")).json()
     assert [line["text"] for line in lines] == [
         "The Café serves coffee near the river.",
-        "Contact: see https://example.org for details."]
+        "Contact: see https://example.org for details.",
+    ]
     assert lines[0]["position"]["y"] < lines[1]["position"]["y"]
 
 
@@ -109,13 +144,17 @@ def test_page_image_is_a_png_of_the_asked_width(client: Any, letter: str) -> Non
 
 
 @pytest.mark.corpus
-def test_search_on_a_rotated_corpus_page_matches_poppler(client: Any, corpus: Path,
-                                                         facts: dict[str, Any],
-                                                         uploaded: Callable[..., str]) -> None:
+def test_search_on_a_rotated_corpus_page_matches_poppler(
+    client: Any, corpus: Path, facts: dict[str, Any], uploaded: Callable[..., str]
+) -> None:
     doc_id = uploaded((corpus / "rotation.pdf").read_bytes())
     word = facts["rotation.pdf"]["distinctive_words"][1]["words"][0]
     x0, y0, x1, y1 = word["bbox"]
-    (result,) = search(client, doc_id, page=1, searchText=word["word"]).json()["searchResults"]
+    (result,) = search(client, doc_id, page=1, searchText=word["word"]).json()[
+        "searchResults"
+    ]
     box = result["positionText"]["position"]
-    assert box["x"] == pytest.approx(x0, abs=1.5) and box["y"] == pytest.approx(y0, abs=2.5)
+    assert box["x"] == pytest.approx(x0, abs=1.5) and box["y"] == pytest.approx(
+        y0, abs=2.5
+    )
     assert box["x"] + box["w"] == pytest.approx(x1, abs=1.5)

@@ -31,15 +31,24 @@ def summary_of(pages: list[dict[str, int]]) -> Counter[str]:
     """Pages in FACTS' summary form `612x792 rot0` (unrotated sizes, truncated)."""
     out: Counter[str] = Counter()
     for p in pages:
-        w, h = (p["height"], p["width"]) if p["rotation"] % 180 else (p["width"], p["height"])
+        w, h = (
+            (p["height"], p["width"])
+            if p["rotation"] % 180
+            else (p["width"], p["height"])
+        )
         out[f"{w}x{h} rot{p['rotation']}"] += 1
     return out
 
 
 @pytest.mark.corpus
 @pytest.mark.parametrize("name", NAMES)
-def test_corpus_layout_matches_facts(name: str, corpus: Path, facts: dict[str, Any],
-                                     client: Any, upload: Callable[..., Any]) -> None:
+def test_corpus_layout_matches_facts(
+    name: str,
+    corpus: Path,
+    facts: dict[str, Any],
+    client: Any,
+    upload: Callable[..., Any],
+) -> None:
     fact = facts[name]
     response = upload((corpus / name).read_bytes(), documentTitle=name)
     if fact.get("pages") is None:
@@ -55,7 +64,9 @@ def test_corpus_layout_matches_facts(name: str, corpus: Path, facts: dict[str, A
     if expected is not None:
         assert [(p["width"], p["height"], p["rotation"]) for p in pages] == expected
     else:  # large documents: FACTS keeps a summary only
-        want = Counter({_trunc_key(k): v for k, v in fact["page_geometry_summary"].items()})
+        want = Counter(
+            {_trunc_key(k): v for k, v in fact["page_geometry_summary"].items()}
+        )
         assert summary_of(pages) == want
 
 

@@ -49,7 +49,11 @@ def server() -> Iterator[str]:
 @pytest.fixture
 def allow(settings: Any) -> Callable[..., None]:
     def _allow(*hosts: str, **limits: Any) -> None:
-        settings.TRANSFORMSVC = {**settings.TRANSFORMSVC, "URL_ALLOWLIST": list(hosts), **limits}
+        settings.TRANSFORMSVC = {
+            **settings.TRANSFORMSVC,
+            "URL_ALLOWLIST": list(hosts),
+            **limits,
+        }
 
     return _allow
 
@@ -57,12 +61,16 @@ def allow(settings: Any) -> Callable[..., None]:
 def post_url(client: Any, url: str) -> Any:
     from urllib.parse import urlencode
 
-    return client.post("/documents?" + urlencode({"documentUrl": url}), data=b"",
-                       content_type="application/octet-stream")
+    return client.post(
+        "/documents?" + urlencode({"documentUrl": url}),
+        data=b"",
+        content_type="application/octet-stream",
+    )
 
 
-def test_allowlisted_local_url_is_fetched(client: Any, server: str,
-                                          allow: Callable[..., None]) -> None:
+def test_allowlisted_local_url_is_fetched(
+    client: Any, server: str, allow: Callable[..., None]
+) -> None:
     allow("127.0.0.1")
     response = post_url(client, f"{server}/doc.pdf")
     assert response.status_code == 200, response.content
@@ -71,43 +79,53 @@ def test_allowlisted_local_url_is_fetched(client: Any, server: str,
     assert client.get(doc_url(doc_id)).json()["pageCount"] == 2
 
 
-def test_loopback_url_is_refused_when_not_allowlisted(client: Any, server: str,
-                                                      allow: Callable[..., None]) -> None:
+def test_loopback_url_is_refused_when_not_allowlisted(
+    client: Any, server: str, allow: Callable[..., None]
+) -> None:
     allow()
     response = post_url(client, f"{server}/doc.pdf")
     assert response.status_code == 400
     assert "non-public address" in response.json()["detail"]
 
 
-def test_redirect_to_a_refused_host_is_refused(client: Any, server: str,
-                                               allow: Callable[..., None]) -> None:
+def test_redirect_to_a_refused_host_is_refused(
+    client: Any, server: str, allow: Callable[..., None]
+) -> None:
     allow("127.0.0.1")
-    response = post_url(client, f"{server}/redirect?to=http://169.254.169.254/latest/meta-data")
+    response = post_url(
+        client, f"{server}/redirect?to=http://169.254.169.254/latest/meta-data"
+    )
     assert response.status_code == 400
     assert "169.254.169.254" in response.json()["detail"]
 
 
-def test_redirect_inside_the_allowlist_is_followed(client: Any, server: str,
-                                                   allow: Callable[..., None]) -> None:
+def test_redirect_inside_the_allowlist_is_followed(
+    client: Any, server: str, allow: Callable[..., None]
+) -> None:
     allow("127.0.0.1")
     response = post_url(client, f"{server}/redirect?to={server}/doc.pdf")
     assert response.status_code == 200, response.content
 
 
-@pytest.mark.parametrize("url", ["file:///etc/passwd", "ftp://example.org/x.pdf", "gopher://x"])
+@pytest.mark.parametrize(
+    "url", ["file:///etc/passwd", "ftp://example.org/x.pdf", "gopher://x"]
+)
 def test_only_http_and_https_are_fetched(client: Any, url: str) -> None:
     response = post_url(client, url)
     assert response.status_code == 400
     assert "http or https" in response.json()["detail"]
 
 
-def test_a_url_larger_than_the_limit_is_413(client: Any, server: str,
-                                            allow: Callable[..., None]) -> None:
+def test_a_url_larger_than_the_limit_is_413(
+    client: Any, server: str, allow: Callable[..., None]
+) -> None:
     allow("127.0.0.1", URL_MAX_BYTES=100_000)
     assert post_url(client, f"{server}/big").status_code == 413
 
 
-def test_an_http_error_is_reported(client: Any, server: str, allow: Callable[..., None]) -> None:
+def test_an_http_error_is_reported(
+    client: Any, server: str, allow: Callable[..., None]
+) -> None:
     allow("127.0.0.1")
     response = post_url(client, f"{server}/missing")
     assert response.status_code == 400

@@ -12,17 +12,24 @@ from documents.models import Document
 def post_order(client: Any, capture: Any, body: dict[str, Any]) -> Any:
     """POST /transformations and run the queued task (sync broker) on commit."""
     with capture(execute=True):
-        return client.post("/transformations", data=body, content_type="application/json")
+        return client.post(
+            "/transformations", data=body, content_type="application/json"
+        )
 
 
-def order_body(*details: list[dict[str, Any]], fmt: str = "pdf",
-               annotations: list[dict[str, Any]] | None = None,
-               titles: list[str | None] | None = None) -> dict[str, Any]:
+def order_body(
+    *details: list[dict[str, Any]],
+    fmt: str = "pdf",
+    annotations: list[dict[str, Any]] | None = None,
+    titles: list[str | None] | None = None,
+) -> dict[str, Any]:
     body: dict[str, Any] = {
         "format": fmt,
         "transformationDetails": [
-            {"transformationElements": elements,
-             **({"documentTitle": titles[n]} if titles else {})}
+            {
+                "transformationElements": elements,
+                **({"documentTitle": titles[n]} if titles else {}),
+            }
             for n, elements in enumerate(details)
         ],
     }
@@ -31,7 +38,9 @@ def order_body(*details: list[dict[str, Any]], fmt: str = "pdf",
     return body
 
 
-def element(doc_id: str, *ranges: tuple[int, int], title: str | None = None) -> dict[str, Any]:
+def element(
+    doc_id: str, *ranges: tuple[int, int], title: str | None = None
+) -> dict[str, Any]:
     out: dict[str, Any] = {"documentId": doc_id}
     if ranges:
         out["pagesSelectionList"] = [{"minPage": a, "maxPage": b} for a, b in ranges]
@@ -46,8 +55,12 @@ def file_path(document_id: str) -> Path:
 
 def pdftotext_pages(path: Path) -> list[str]:
     """Text of each page according to poppler (an extractor independent of ours)."""
-    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     pages = out.split("\f")
     if pages and not pages[-1].strip():
         pages = pages[:-1]
@@ -55,5 +68,7 @@ def pdftotext_pages(path: Path) -> list[str]:
 
 
 def qpdf_check(path: Path) -> None:
-    result = subprocess.run(["qpdf", "--check", str(path)], capture_output=True, text=True)
+    result = subprocess.run(
+        ["qpdf", "--check", str(path)], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -26,7 +26,9 @@ ISO_MS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$")
 
 
 @pytest.fixture
-def run(client: Any, django_capture_on_commit_callbacks: Any) -> Callable[..., dict[str, Any]]:
+def run(
+    client: Any, django_capture_on_commit_callbacks: Any
+) -> Callable[..., dict[str, Any]]:
     """Post an order, let the worker run it, return the order as GET shows it."""
 
     def _run(body: dict[str, Any]) -> dict[str, Any]:
@@ -56,58 +58,99 @@ def result_pages(order: dict[str, Any]) -> list[str]:
     return pdftotext_pages(path)
 
 
-def test_selection_reorders_and_repeats_pages(run: Callable[..., dict[str, Any]],
-                                              doc_a: str) -> None:
+def test_selection_reorders_and_repeats_pages(
+    run: Callable[..., dict[str, Any]], doc_a: str
+) -> None:
     order = run(order_body([element(doc_a, (7, 7), (2, 3), (2, 2), (9, 10))]))
-    assert result_pages(order) == ["alpha page 7", "alpha page 2", "alpha page 3",
-                                   "alpha page 2", "alpha page 9", "alpha page 10"]
+    assert result_pages(order) == [
+        "alpha page 7",
+        "alpha page 2",
+        "alpha page 3",
+        "alpha page 2",
+        "alpha page 9",
+        "alpha page 10",
+    ]
 
 
-def test_overlapping_ranges_are_taken_as_listed(run: Callable[..., dict[str, Any]],
-                                                doc_a: str) -> None:
+def test_overlapping_ranges_are_taken_as_listed(
+    run: Callable[..., dict[str, Any]], doc_a: str
+) -> None:
     order = run(order_body([element(doc_a, (1, 3), (2, 4))]))
     assert result_pages(order) == [f"alpha page {n}" for n in (1, 2, 3, 2, 3, 4)]
 
 
-def test_repeated_page_is_a_real_copy(run: Callable[..., dict[str, Any]], doc_a: str) -> None:
+def test_repeated_page_is_a_real_copy(
+    run: Callable[..., dict[str, Any]], doc_a: str
+) -> None:
     order = run(order_body([element(doc_a, (5, 5), (5, 5))]))
     with pikepdf.open(file_path(order["transformationResultDocumentID"]["id"])) as pdf:
         first, second = (page.obj.objgen for page in pdf.pages)
         assert first != second
 
 
-def test_merge_joins_documents_in_order(run: Callable[..., dict[str, Any]], doc_a: str,
-                                        doc_b: str) -> None:
-    order = run(order_body([element(doc_b, (4, 4)), element(doc_a, (1, 2)), element(doc_b)]))
-    assert result_pages(order) == ["beta page 4", "alpha page 1", "alpha page 2",
-                                   "beta page 1", "beta page 2", "beta page 3", "beta page 4"]
+def test_merge_joins_documents_in_order(
+    run: Callable[..., dict[str, Any]], doc_a: str, doc_b: str
+) -> None:
+    order = run(
+        order_body([element(doc_b, (4, 4)), element(doc_a, (1, 2)), element(doc_b)])
+    )
+    assert result_pages(order) == [
+        "beta page 4",
+        "alpha page 1",
+        "alpha page 2",
+        "beta page 1",
+        "beta page 2",
+        "beta page 3",
+        "beta page 4",
+    ]
 
 
-def test_order_echoes_the_request_with_every_field(run: Callable[..., dict[str, Any]],
-                                                   doc_a: str) -> None:
+def test_order_echoes_the_request_with_every_field(
+    run: Callable[..., dict[str, Any]], doc_a: str
+) -> None:
     order = run(order_body([element(doc_a, (1, 1))]))
-    assert set(order) >= {"transformationOrderId", "transformationDetails", "currentState",
-                          "transformationResultDocumentID", "annotations", "format",
-                          "errorMessage", "queuedDate", "processedDate", "queuedTime",
-                          "processingTime"}
-    assert order["transformationDetails"] == [{
-        "transformationElements": [{"documentId": {"id": doc_a},
-                                    "pagesSelectionList": [{"minPage": 1, "maxPage": 1}],
-                                    "documentTitle": None}],
-        "documentTitle": None,
-    }]
+    assert set(order) >= {
+        "transformationOrderId",
+        "transformationDetails",
+        "currentState",
+        "transformationResultDocumentID",
+        "annotations",
+        "format",
+        "errorMessage",
+        "queuedDate",
+        "processedDate",
+        "queuedTime",
+        "processingTime",
+    }
+    assert order["transformationDetails"] == [
+        {
+            "transformationElements": [
+                {
+                    "documentId": {"id": doc_a},
+                    "pagesSelectionList": [{"minPage": 1, "maxPage": 1}],
+                    "documentTitle": None,
+                }
+            ],
+            "documentTitle": None,
+        }
+    ]
     assert order["format"] == "pdf" and order["errorMessage"] is None
     assert order["annotations"] is None
     assert ISO_MS.match(order["queuedDate"]) and ISO_MS.match(order["processedDate"])
-    assert isinstance(order["queuedTime"], int) and isinstance(order["processingTime"], int)
+    assert isinstance(order["queuedTime"], int) and isinstance(
+        order["processingTime"], int
+    )
     assert order["queuedTime"] >= 0 and order["processingTime"] >= 0
 
 
 def test_several_outputs_give_a_container_zip_and_child_documents(
     run: Callable[..., dict[str, Any]], client: Any, doc_a: str, doc_b: str
 ) -> None:
-    order = run(order_body([element(doc_a, (2, 2))], [element(doc_b, (1, 2))],
-                           titles=["first", None]))
+    order = run(
+        order_body(
+            [element(doc_a, (2, 2))], [element(doc_b, (1, 2))], titles=["first", None]
+        )
+    )
     result_id = order["transformationResultDocumentID"]["id"]
     children = [c["id"] for c in order["transformationResultDocumentIDs"]]
     assert children == [f"{result_id}@0", f"{result_id}@1"]
@@ -125,10 +168,17 @@ def test_several_outputs_give_a_container_zip_and_child_documents(
 def test_zip_format_has_one_entry_per_element_with_safe_unique_names(
     run: Callable[..., dict[str, Any]], client: Any, doc_a: str, doc_b: str
 ) -> None:
-    order = run(order_body([element(doc_a, (1, 1), title="../x"),
-                            element(doc_b, (2, 3), title="report"),
-                            element(doc_a, (3, 3), title="report"),
-                            element(doc_b)], fmt="zip"))
+    order = run(
+        order_body(
+            [
+                element(doc_a, (1, 1), title="../x"),
+                element(doc_b, (2, 3), title="report"),
+                element(doc_a, (3, 3), title="report"),
+                element(doc_b),
+            ],
+            fmt="zip",
+        )
+    )
     assert order["currentState"] == "PROCESSED", order["errorMessage"]
     result_id = order["transformationResultDocumentID"]["id"]
     response = client.get(doc_url(result_id, "/file", format="zip"))
@@ -148,29 +198,50 @@ def test_zip_format_has_one_entry_per_element_with_safe_unique_names(
     assert len(texts["document-4.pdf"]) == 4
 
 
-@pytest.mark.parametrize(("mutate", "field"), [
-    (lambda b: b["transformationDetails"][0]["transformationElements"][0].update(
-        documentId="missing"), "transformationDetails[0].transformationElements[0].documentId"),
-    (lambda b: b["transformationDetails"][0]["transformationElements"][0].update(
-        pagesSelectionList=[{"minPage": 1, "maxPage": 11}]),
-     "transformationDetails[0].transformationElements[0].pagesSelectionList[0].maxPage"),
-    (lambda b: b["transformationDetails"][0]["transformationElements"][0].update(
-        pagesSelectionList=[{"minPage": 0, "maxPage": 1}]),
-     "transformationDetails[0].transformationElements[0].pagesSelectionList[0].minPage"),
-    (lambda b: b["transformationDetails"][0]["transformationElements"][0].update(
-        pagesSelectionList=[{"minPage": 3, "maxPage": 2}]),
-     "transformationDetails[0].transformationElements[0].pagesSelectionList[0].maxPage"),
-    (lambda b: b.update(format="docx"), "format"),
-    (lambda b: b.update(transformationDetails=[]), "transformationDetails"),
-])
+@pytest.mark.parametrize(
+    ("mutate", "field"),
+    [
+        (
+            lambda b: b["transformationDetails"][0]["transformationElements"][0].update(
+                documentId="missing"
+            ),
+            "transformationDetails[0].transformationElements[0].documentId",
+        ),
+        (
+            lambda b: b["transformationDetails"][0]["transformationElements"][0].update(
+                pagesSelectionList=[{"minPage": 1, "maxPage": 11}]
+            ),
+            "transformationDetails[0].transformationElements[0].pagesSelectionList[0].maxPage",
+        ),
+        (
+            lambda b: b["transformationDetails"][0]["transformationElements"][0].update(
+                pagesSelectionList=[{"minPage": 0, "maxPage": 1}]
+            ),
+            "transformationDetails[0].transformationElements[0].pagesSelectionList[0].minPage",
+        ),
+        (
+            lambda b: b["transformationDetails"][0]["transformationElements"][0].update(
+                pagesSelectionList=[{"minPage": 3, "maxPage": 2}]
+            ),
+            "transformationDetails[0].transformationElements[0].pagesSelectionList[0].maxPage",
+        ),
+        (lambda b: b.update(format="docx"), "format"),
+        (lambda b: b.update(transformationDetails=[]), "transformationDetails"),
+    ],
+)
 def test_invalid_orders_are_400_naming_the_field_and_nothing_is_queued(
-    client: Any, django_capture_on_commit_callbacks: Any, doc_a: str,
-    mutate: Callable[[dict[str, Any]], None], field: str
+    client: Any,
+    django_capture_on_commit_callbacks: Any,
+    doc_a: str,
+    mutate: Callable[[dict[str, Any]], None],
+    field: str,
 ) -> None:
     body = order_body([element(doc_a, (1, 2))])
     mutate(body)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        response = client.post("/transformations", data=body, content_type="application/json")
+        response = client.post(
+            "/transformations", data=body, content_type="application/json"
+        )
     assert response.status_code == 400, response.content
     problem = response.json()
     assert field in problem["errors"], problem
@@ -192,13 +263,19 @@ def test_listing_is_newest_first_and_filters_by_state(
     second = run(order_body([element(doc_a, (2, 2))]))
     listing = client.get("/transformations").json()
     ids = [o["transformationOrderId"]["id"] for o in listing["results"]]
-    assert ids == [second["transformationOrderId"]["id"], first["transformationOrderId"]["id"]]
+    assert ids == [
+        second["transformationOrderId"]["id"],
+        first["transformationOrderId"]["id"],
+    ]
     assert client.get("/transformations?state=FAILED").json()["count"] == 0
-    assert client.get("/transformations?state=PROCESSED&pageSize=1").json()["count"] == 2
+    assert (
+        client.get("/transformations?state=PROCESSED&pageSize=1").json()["count"] == 2
+    )
 
 
-def test_delete_removes_the_order(run: Callable[..., dict[str, Any]], client: Any,
-                                  doc_a: str) -> None:
+def test_delete_removes_the_order(
+    run: Callable[..., dict[str, Any]], client: Any, doc_a: str
+) -> None:
     order_id = run(order_body([element(doc_a, (1, 1))]))["transformationOrderId"]["id"]
     assert client.delete(f"/transformations/{order_id}").status_code == 200
     assert client.get(f"/transformations/{order_id}").status_code == 404
@@ -209,12 +286,17 @@ def test_a_source_deleted_before_the_worker_runs_fails_the_order_clearly(
     client: Any, django_capture_on_commit_callbacks: Any, doc_a: str
 ) -> None:
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        response = client.post("/transformations", data=order_body([element(doc_a)]),
-                               content_type="application/json")
+        response = client.post(
+            "/transformations",
+            data=order_body([element(doc_a)]),
+            content_type="application/json",
+        )
     client.delete(doc_url(doc_a))
     for callback in callbacks:
         callback()
-    order = client.get(f"/transformations/{response.json()['transformationOrderId']['id']}")
+    order = client.get(
+        f"/transformations/{response.json()['transformationOrderId']['id']}"
+    )
     body = order.json()
     assert body["currentState"] == "FAILED"
     assert doc_a in body["errorMessage"] and "deleted" in body["errorMessage"]

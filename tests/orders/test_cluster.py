@@ -17,20 +17,28 @@ def test_orders_run_on_a_real_qcluster_and_the_worker_reports_ready(
     tmp_path: Path, make_pdf: Callable[..., bytes]
 ) -> None:
     with live_service(tmp_path / "live") as service:
-        uploads = [service.post("/documents", data=make_pdf(5, prefix=f"doc{n} page"),
-                                headers={"Content-Type": "application/octet-stream"})
-                   for n in range(2)]
+        uploads = [
+            service.post(
+                "/documents",
+                data=make_pdf(5, prefix=f"doc{n} page"),
+                headers={"Content-Type": "application/octet-stream"},
+            )
+            for n in range(2)
+        ]
         a, b = (u.json()["id"] for u in uploads)
         order_ids = [
-            service.post("/transformations", json=order_body(
-                [element(a, (5, 5), (1, 1)), element(b, (2, 2))])).json()
-            ["transformationOrderId"]["id"]
+            service.post(
+                "/transformations",
+                json=order_body([element(a, (5, 5), (1, 1)), element(b, (2, 2))]),
+            ).json()["transformationOrderId"]["id"]
             for _ in range(3)
         ]
         finals = [service.wait_until_final(order_id) for order_id in order_ids]
         for final in finals:
             assert final["currentState"] == "PROCESSED", final["errorMessage"]
-            pages = pdftotext_pages(file_path(final["transformationResultDocumentID"]["id"]))
+            pages = pdftotext_pages(
+                file_path(final["transformationResultDocumentID"]["id"])
+            )
             assert pages == ["doc0 page 5", "doc0 page 1", "doc1 page 2"]
         ready = service.get("/ready")
         assert ready.status_code == 200, ready.text
@@ -46,11 +54,14 @@ def test_fifty_long_polls_do_not_block_other_requests_and_wake_when_the_order_en
     import time
 
     with live_service(tmp_path / "live", start_worker=False, threads=64) as service:
-        doc = service.post("/documents", data=make_pdf(3),
-                           headers={"Content-Type": "application/octet-stream"}).json()["id"]
-        order_id = service.post("/transformations", json=order_body(
-            [element(doc, (1, 3))]
-        )).json()["transformationOrderId"]["id"]
+        doc = service.post(
+            "/documents",
+            data=make_pdf(3),
+            headers={"Content-Type": "application/octet-stream"},
+        ).json()["id"]
+        order_id = service.post(
+            "/transformations", json=order_body([element(doc, (1, 3))])
+        ).json()["transformationOrderId"]["id"]
         answers: list[tuple[str, float]] = []
 
         def wait() -> None:

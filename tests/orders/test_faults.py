@@ -43,25 +43,38 @@ def many_pages(n: int) -> bytes:
     for i in range(n):
         page = doc.new_page()
         for line in range(40):
-            page.insert_text((40, 40 + 18 * line), f"page {i} line {line} " * 6, fontsize=9)
+            page.insert_text(
+                (40, 40 + 18 * line), f"page {i} line {line} " * 6, fontsize=9
+            )
     return doc.tobytes(deflate=True)
 
 
 @pytest.mark.cluster
 @pytest.mark.django_db(transaction=True)
-def test_a_worker_killed_mid_order_loses_nothing(tmp_path: Path,
-                                                 make_pdf: Callable[..., bytes]) -> None:
-    env = {"TRANSFORMSVC_ORDER_TIMEOUT": "20", "TRANSFORMSVC_HEARTBEAT_SECONDS": "1",
-           "TRANSFORMSVC_RECOVERY_GRACE": "2"}
+def test_a_worker_killed_mid_order_loses_nothing(
+    tmp_path: Path, make_pdf: Callable[..., bytes]
+) -> None:
+    env = {
+        "TRANSFORMSVC_ORDER_TIMEOUT": "20",
+        "TRANSFORMSVC_HEARTBEAT_SECONDS": "1",
+        "TRANSFORMSVC_RECOVERY_GRACE": "2",
+    }
     with live_service(tmp_path / "live", extra_env=env) as service:
         octet = {"Content-Type": "application/octet-stream"}
-        big = service.post("/documents", data=many_pages(60), headers=octet).json()["id"]
+        big = service.post("/documents", data=many_pages(60), headers=octet).json()[
+            "id"
+        ]
         small = service.post("/documents", data=make_pdf(3), headers=octet).json()["id"]
-        slow = service.post("/comparisons", json={"leftDocumentId": big,
-                                                  "rightDocumentId": big}).json()
+        slow = service.post(
+            "/comparisons", json={"leftDocumentId": big, "rightDocumentId": big}
+        ).json()
         slow_id = slow["comparisonOrderId"]["id"]
-        others = [service.post("/transformations", json=order_body(
-            [element(small, (n, n))])).json()["transformationOrderId"]["id"] for n in (1, 2, 3)]
+        others = [
+            service.post(
+                "/transformations", json=order_body([element(small, (n, n))])
+            ).json()["transformationOrderId"]["id"]
+            for n in (1, 2, 3)
+        ]
 
         deadline = time.monotonic() + 30
         while service.get(f"/comparisons/{slow_id}").json()["currentState"] == "QUEUED":
@@ -87,5 +100,7 @@ def test_a_worker_killed_mid_order_loses_nothing(tmp_path: Path,
             assert body["targetDocumentId"]
         from comparisons.models import ComparisonOrder
 
-        assert ComparisonOrder.objects.get(pk=slow_id).attempts == 2, "recovered, run again"
+        assert ComparisonOrder.objects.get(pk=slow_id).attempts == 2, (
+            "recovered, run again"
+        )
         assert service.processes["worker"].poll() is None, "the cluster survived"

@@ -12,7 +12,9 @@ from documents.pdf import geometry
 from documents.pdf.types import Box
 
 
-def page_with(mediabox: list[float], cropbox: list[float], rotate: int) -> pymupdf.Document:
+def page_with(
+    mediabox: list[float], cropbox: list[float], rotate: int
+) -> pymupdf.Document:
     doc = pymupdf.open()
     doc.new_page(width=600, height=800)
     with pikepdf.open(io.BytesIO(doc.tobytes())) as pdf:
@@ -25,14 +27,17 @@ def page_with(mediabox: list[float], cropbox: list[float], rotate: int) -> pymup
     return pymupdf.open("pdf", out.getvalue())
 
 
-@pytest.mark.parametrize(("mediabox", "cropbox", "rotate"), [
-    ([0, 0, 600, 800], [0, 0, 600, 800], 0),
-    ([0, 0, 600, 800], [40, 30, 500, 700], 0),
-    ([10, 20, 610, 820], [40, 50, 500, 700], 0),
-    ([10, 20, 610, 820], [40, 50, 500, 700], 90),
-    ([0, 0, 600, 800], [20, 30, 280, 470], 180),
-    ([0, 0, 600, 800], [20, 30, 280, 470], 270),
-])
+@pytest.mark.parametrize(
+    ("mediabox", "cropbox", "rotate"),
+    [
+        ([0, 0, 600, 800], [0, 0, 600, 800], 0),
+        ([0, 0, 600, 800], [40, 30, 500, 700], 0),
+        ([10, 20, 610, 820], [40, 50, 500, 700], 0),
+        ([10, 20, 610, 820], [40, 50, 500, 700], 90),
+        ([0, 0, 600, 800], [20, 30, 280, 470], 180),
+        ([0, 0, 600, 800], [20, 30, 280, 470], 270),
+    ],
+)
 def test_display_to_pdf_rect_matches_mupdf_and_inverts(
     mediabox: list[float], cropbox: list[float], rotate: int
 ) -> None:
@@ -50,10 +55,18 @@ def test_display_to_pdf_rect_matches_mupdf_and_inverts(
     assert (back.x, back.y, back.w, back.h) == pytest.approx((10, 20, 30, 40), abs=1e-6)
 
 
-@pytest.mark.parametrize(("direction", "page_rotation", "expected"), [
-    ((1, 0), 0, 0), ((0, 1), 0, 90), ((-1, 0), 0, 180), ((0, -1), 0, 270),
-    ((1, 0), 90, 90), ((0, -1), 90, 0), ((1, 0), 270, 270),
-])
+@pytest.mark.parametrize(
+    ("direction", "page_rotation", "expected"),
+    [
+        ((1, 0), 0, 0),
+        ((0, 1), 0, 90),
+        ((-1, 0), 0, 180),
+        ((0, -1), 0, 270),
+        ((1, 0), 90, 90),
+        ((0, -1), 90, 0),
+        ((1, 0), 270, 270),
+    ],
+)
 def test_line_rotation_is_the_direction_on_the_displayed_page(
     direction: tuple[float, float], page_rotation: int, expected: int
 ) -> None:
