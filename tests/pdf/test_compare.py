@@ -13,12 +13,8 @@ from typing import Any
 import pymupdf
 import pytest
 
-from documents.pdf.compare import (
-    _matching_blocks,
-    parse_color,
-    pixel_compare,
-    text_diff,
-)
+from documents.pdf.compare import parse_color, pixel_compare, text_diff
+from documents.pdf.compare.sequence import matching_blocks
 from documents.pdf.types import Box, CompareStyle, EngineError, Rgb, TextChange
 
 LINE_HEIGHT = 16.0
@@ -337,7 +333,7 @@ def test_sequence_diff_of_a_long_text_with_few_edits_is_exact() -> None:
     del b[150_000:150_010]  # and 10 deleted
 
     start = time.perf_counter()
-    matched = check_blocks(a, b, _matching_blocks(a, b))
+    matched = check_blocks(a, b, matching_blocks(a, b))
 
     assert time.perf_counter() - start < 5
     assert matched >= len(a) - 30
@@ -349,7 +345,7 @@ def test_sequence_diff_of_unrelated_long_texts_is_fast() -> None:
     b = [rng.randrange(5_000) for _ in range(100_000)]
 
     start = time.perf_counter()
-    check_blocks(a, b, _matching_blocks(a, b))
+    check_blocks(a, b, matching_blocks(a, b))
 
     assert time.perf_counter() - start < 10
 

@@ -22,6 +22,7 @@ import pytest
 
 from documents.pdf import geometry, text
 from documents.pdf.text import PageOutOfRange, SearchError
+from documents.pdf.text.extract import to_display
 from documents.pdf.types import Box, PositionText, SearchQuery, UnsupportedDocument
 from tests import corpus as corpus_module
 
@@ -311,7 +312,7 @@ def test_display_transform_matches_geometry_module() -> None:
         page = pymupdf.open().new_page(width=300, height=500)
         page.set_rotation(rotation)
         rect = pymupdf.Rect(10, 20, 60, 35)
-        assert text._to_display(rect, page.rotation_matrix) == (
+        assert to_display(rect, page.rotation_matrix) == (
             geometry.page_rect_to_display(page, rect)
         )
 
