@@ -78,6 +78,24 @@ def test_admin_change_lists_render_for_staff(admin_client: Any, path: str) -> No
     assert response.status_code == 200
 
 
+def test_order_admin_shows_counts_slowest_and_failed(admin_client: Any) -> None:
+    from datetime import timedelta
+
+    from orders.models import TransformationOrder
+
+    now = timezone.now()
+    TransformationOrder.objects.create(
+        id="slow-one", format="pdf", request={}, state="PROCESSED",
+        started_at=now - timedelta(seconds=9), processed_at=now)
+    TransformationOrder.objects.create(
+        id="broken-one", format="pdf", request={}, state="FAILED",
+        started_at=now, processed_at=now, error_message="page 9 is past the end")
+    page = admin_client.get("/admin/orders/transformationorder/").content.decode()
+    assert "Orders by state" in page
+    assert "slow-one" in page and "9000 ms" in page
+    assert "page 9 is past the end" in page
+
+
 def test_admin_requires_a_staff_login(client: Any) -> None:
     response = client.get("/admin/documents/document/")
     assert response.status_code == 302 and "/admin/login/" in response["Location"]

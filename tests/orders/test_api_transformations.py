@@ -301,3 +301,21 @@ def test_a_source_deleted_before_the_worker_runs_fails_the_order_clearly(
     assert body["currentState"] == "FAILED"
     assert doc_a in body["errorMessage"] and "deleted" in body["errorMessage"]
     assert body["transformationResultDocumentID"] is None
+
+
+@pytest.mark.corpus
+def test_corpus_pages_keep_their_rotation_and_order(
+    run: Callable[..., dict[str, Any]], client: Any, uploaded: Callable[..., str],
+    corpus: Any, facts: dict[str, Any]
+) -> None:
+    rotation = uploaded((corpus / "rotation.pdf").read_bytes())
+    hello = uploaded((corpus / "hello_world_rotated.pdf").read_bytes())
+    order = run(order_body([element(rotation, (2, 2), (1, 1)), element(hello, (3, 3))]))
+    result = order["transformationResultDocumentID"]["id"]
+    layout = client.get(doc_url(result, "/layout")).json()["pageDimensionsList"]
+    assert [(p["width"], p["height"], p["rotation"]) for p in layout] == [
+        (792, 612, 90), (612, 792, 0), (792, 612, 90)]
+    pages = result_pages(order)
+    heads = facts["rotation.pdf"]["text"]["page_heads"]
+    assert pages[0].startswith(heads[1][:20]) and pages[1].startswith(heads[0][:20])
+    assert "Hello" in pages[2]
