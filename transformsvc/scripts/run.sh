@@ -4,7 +4,7 @@
 set -euo pipefail
 venv="${VENV:-.venv}"
 port="${PORT:-8761}"
-mkdir -p var
+mkdir -p var "${TRANSFORMSVC_DATA_DIR:-var}"
 export DJANGO_SETTINGS_MODULE=transformsvc.settings
 "$venv/bin/python" manage.py migrate --noinput >/dev/null
 "$venv/bin/python" manage.py collectstatic --noinput >/dev/null
