@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sourced by test.sh: sets DATABASE_URL to a PostgreSQL server, starting a throwaway
 # cluster under var/pgtest when none answers (installing PostgreSQL if needed).
+# PGTEST_THROWAWAY=1 uses the throwaway cluster even when a server answers.
 py="${VENV:-.venv}/bin/python"
 
 pg_answers() {
@@ -21,10 +22,10 @@ if [ -n "${DATABASE_URL:-}" ]; then
   esac
   pg_answers "$(with_db "$DATABASE_URL" postgres)" ||
     { echo "PostgreSQL at DATABASE_URL does not answer" >&2; exit 1; }
-elif pg_answers "postgresql://postgres@127.0.0.1:5432/postgres"; then
+elif [ -z "${PGTEST_THROWAWAY:-}" ] && pg_answers "postgresql://postgres@127.0.0.1:5432/postgres"; then
   export DATABASE_URL="postgres://postgres@127.0.0.1:5432/transformsvc"
 else
-  echo "no PostgreSQL on 127.0.0.1:5432: starting a throwaway cluster"
+  echo "starting a throwaway PostgreSQL cluster under var/pgtest"
   bindir=""
   find_bindir() {
     for d in /usr/lib/postgresql/*/bin; do [ -x "$d/initdb" ] && bindir="$d"; done
