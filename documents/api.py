@@ -91,7 +91,9 @@ class DocumentLayoutView(APIView):
         operation_id="getDocumentLayout", responses={200: DocumentLayoutSerializer}
     )
     def get(self, request: Request, document_id: str) -> Response:
-        doc = selectors.document_get(document_id, request_owner_id(request))
+        doc = selectors.document_get(
+            document_id, request_owner_id(request), with_layout=True
+        )
         return Response(DocumentLayoutSerializer.from_document(doc))
 
 

@@ -18,8 +18,15 @@ def documents_visible(owner_id: int | None) -> QuerySet[Document]:
     return qs.filter(owner_id=owner_id) if auth_enabled() else qs
 
 
-def document_get(document_id: str, owner_id: int | None = None) -> Document:
+def document_get(
+    document_id: str, owner_id: int | None = None, *, with_layout: bool = False
+) -> Document:
+    """A visible document; its layout (one entry per page) only when asked for."""
+    qs = documents_visible(owner_id)
+    if not with_layout:
+        # Decoding a 1,000-page layout costs more than a warm search on one page.
+        qs = qs.defer("layout")
     try:
-        return documents_visible(owner_id).get(pk=document_id)
+        return qs.get(pk=document_id)
     except Document.DoesNotExist:
         raise NotFound(f"no document with id {document_id!r}") from None

@@ -140,8 +140,10 @@ def live_service(
         yield service
     finally:
         for proc in service.processes.values():
+            # SIGTERM to the main process only: signalling the whole group kills the
+            # qcluster's children under a lock the parent then waits on forever.
             if proc.poll() is None:
-                os.killpg(proc.pid, 15)
+                proc.terminate()
         for proc in service.processes.values():
             try:
                 proc.wait(timeout=15)

@@ -22,7 +22,6 @@ import pytest
 
 from documents.pdf import geometry, text
 from documents.pdf.text import PageOutOfRange, SearchError
-from documents.pdf.text.extract import to_display
 from documents.pdf.types import Box, PositionText, SearchQuery, UnsupportedDocument
 from tests import corpus as corpus_module
 
@@ -306,13 +305,14 @@ def test_cropbox_offset_is_removed_from_positions_and_links(tmp_path: Path) -> N
 
 
 def test_display_transform_matches_geometry_module() -> None:
-    # text.py transforms character boxes with the page matrix fetched once per page
-    # (speed); this pins it to geometry.page_rect_to_display.
+    # Extraction transforms character boxes on plain floats with the page matrix
+    # fetched once per page (speed); this pins it to geometry.page_rect_to_display.
     for rotation in (0, 90, 180, 270):
         page = pymupdf.open().new_page(width=300, height=500)
         page.set_rotation(rotation)
         rect = pymupdf.Rect(10, 20, 60, 35)
-        assert to_display(rect, page.rotation_matrix) == (
+        transform = geometry.display_transformer(page)
+        assert pymupdf.Rect(transform(tuple(rect))) == (
             geometry.page_rect_to_display(page, rect)
         )
 

@@ -8,7 +8,7 @@ count from 0.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,13 +73,13 @@ class PageText:
 
 def extract_page(page: pymupdf.Page, page_index: int) -> PageText:
     """The lines (displayed space) and links of `page`, 0-based `page_index`."""
-    matrix = page.rotation_matrix
+    transform = geometry.display_transformer(page)
     visible = page.rect  # the displayed page
     lines: list[Line] = []
     text_blocks = page.get_text("rawdict", flags=_EXTRACT_FLAGS)["blocks"]
     for block_number, block in enumerate(text_blocks):
         for raw_line in block.get("lines", ()):
-            line = _line(raw_line, block_number, page.rotation, matrix, visible)
+            line = _line(raw_line, block_number, page.rotation, transform, visible)
             if line is not None:
                 lines.append(line)
     starts: list[int] = []
@@ -100,24 +100,25 @@ def _line(
     raw: dict[str, Any],
     block: int,
     page_rotation: int,
-    matrix: pymupdf.Matrix,
+    transform: Callable[[Sequence[float]], geometry.RectTuple],
     visible: pymupdf.Rect,
 ) -> Line | None:
     chars: list[str] = []
     rects: array[float] = array("d")
     span_starts: list[int] = []
     span_fonts: list[tuple[str, float]] = []
+    left, top, right, bottom = visible.x0, visible.y0, visible.x1, visible.y1
     for span in raw["spans"]:
         span_starts.append(len(chars))
         span_fonts.append((strip_subset_prefix(span["font"]), float(span["size"])))
         for char in span["chars"]:
-            rect = to_display(char["bbox"], matrix)
+            rect = transform(char["bbox"])
             # Text outside the CropBox is not visible, so it must not be found.
-            x, y = (rect.x0 + rect.x1) / 2, (rect.y0 + rect.y1) / 2
-            if not (visible.x0 <= x <= visible.x1 and visible.y0 <= y <= visible.y1):
+            x, y = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
+            if not (left <= x <= right and top <= y <= bottom):
                 continue
             chars.append(char["c"])
-            rects.extend((rect.x0, rect.y0, rect.x1, rect.y1))
+            rects.extend(rect)
     if not chars:
         return None
     return Line(
@@ -128,13 +129,6 @@ def _line(
         block=block,
         rotation=geometry.line_rotation(tuple(raw["dir"]), page_rotation),
     )
-
-
-def to_display(bbox: Sequence[float], matrix: pymupdf.Matrix) -> pymupdf.Rect:
-    # Same as geometry.page_rect_to_display(page, rect), with the page's rotation
-    # matrix fetched once per page: the property costs ~25 µs a call, which is most
-    # of the extraction time on a page of a few thousand characters.
-    return pymupdf.Rect(bbox) * matrix
 
 
 def _links(page: pymupdf.Page) -> tuple[Link, ...]:
