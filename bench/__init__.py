@@ -1,0 +1,1 @@
+"""Benchmarks of transformsvc: `make bench` runs `bench/run.py` (see its docstring)."""

@@ -1,0 +1,1 @@
+"""One module per scenario of the table; each has `run(ctx) -> list[Row]`."""

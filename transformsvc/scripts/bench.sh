@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# `make bench`: the service (gunicorn + qcluster on PostgreSQL) against raw tools.
+# Prints the table and writes var/bench.json. Arguments go to bench/run.py
+# (e.g. `transformsvc/scripts/bench.sh --only 2,8 --runs 7`).
+set -euo pipefail
+export VENV="${VENV:-.venv}"
+given_db="${DATABASE_URL:-}"
+# A PostgreSQL server: DATABASE_URL, else 127.0.0.1:5432, else a throwaway cluster.
+source transformsvc/scripts/pg.sh
+if [ -z "$given_db" ]; then
+  # The benchmark's own database on that server (it is emptied before each run).
+  export DATABASE_URL="${DATABASE_URL%/*}/transformsvc_bench"
+fi
+# Not exec: pg.sh's EXIT trap stops the throwaway cluster when it started one.
+status=0
+"$VENV/bin/python" bench/run.py "$@" || status=$?
+exit "$status"
