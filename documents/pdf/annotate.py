@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import html.parser
 from collections.abc import Callable, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import pymupdf
 import regex
@@ -19,6 +19,9 @@ from documents.pdf import geometry, redact
 from documents.pdf.types import Annotation, Box, EngineError, Placement, Point, Rgb
 
 Mode = Literal["burn", "live"]
+# PyMuPDF's bindings of MuPDF's C API: annotation dictionaries are edited in place
+# with them, since Document.xref_set_key prints and re-parses the whole object.
+_mupdf = pymupdf.mupdf
 
 # Wire values of a line's `head`/`tail` → PDF /LE names (via PyMuPDF's codes).
 LINE_ENDINGS: dict[str, int] = {
@@ -45,6 +48,41 @@ _BASE14 = {
     "times": "TiRo",
     "cour": "Cour",
 }
+
+
+_TIMING_LOOP = "update_timing_test"
+
+
+def _skip_pymupdf_timing_loop() -> None:
+    """Turn the leftover timing loop of PyMuPDF's `Annot.update()` into a no-op.
+
+    PyMuPDF 1.23.0 to 1.28.2 call the static method `Annot.update_timing_test()`
+    from every `Annot.update()`: it sums range(30000) and returns the sum, which
+    update() discards. A benchmark committed by accident (removed upstream by
+    PyMuPDF PR #5087), it costs ~1 ms per update, 40 % of burning 1,000
+    annotations. It takes no argument and names nothing but `range` (checked
+    below on its code object), so it can read or change no state: replacing it
+    changes no output. Other versions, or a method that is not that loop, are
+    left alone.
+    """
+    loop = pymupdf.Annot.__dict__.get(_TIMING_LOOP)
+    code = getattr(getattr(loop, "__func__", None), "__code__", None)
+    if (
+        (1, 23, 0) <= tuple(pymupdf.pymupdf_version_tuple)[:3] <= (1, 28, 2)
+        and isinstance(loop, staticmethod)
+        and code is not None
+        and code.co_argcount == 0
+        and code.co_names == ("range",)
+    ):
+        setattr(pymupdf.Annot, _TIMING_LOOP, staticmethod(_no_timing_loop))
+
+
+def _no_timing_loop() -> int:
+    """The loop's stand-in: update() never reads what the loop returned."""
+    return 0
+
+
+_skip_pymupdf_timing_loop()
 
 
 def apply_annotations(
@@ -185,25 +223,33 @@ def _square(page: pymupdf.Page, a: Annotation, mode: Mode) -> None:
     inner = rect + (border / 2, border / 2, -border / 2, -border / 2)
     annot = page.add_rect_annot(inner)
     annot.set_border(width=border)
-    annot.set_colors(
-        stroke=a.color.unit() if a.color else [],
-        fill=a.interior_color.unit() if a.interior_color else [],
-    )
-    _describe(annot, a)
-    annot.update()
-    # Setting the rectangle once the border is known puts the stroke's centre
-    # line on `inner`; the first one, made with the default border, does not.
+    # MuPDF pads a rectangle it is given by /RD, and draws the stroke's centre
+    # line on /Rect inset by /RD, which drawing first raises to half the border.
+    # Raised here already, /RD makes the padding match, so the one appearance
+    # drawn puts the centre line on `inner`.
+    obj = _mupdf.pdf_annot_obj(annot.this)
+    _raise_rect_diff(obj, border / 2)
     annot.set_rect(inner)
+    _put_colour(obj, "C", a.color)
+    _put_colour(obj, "IC", a.interior_color)
+    _describe(annot, a)
     annot.update()
     # MuPDF pads /Rect by at least 1 pt whatever the border; pin it to the box.
     # Its appearance is drawn in page units with /BBox equal to /Rect, so the
     # stream keeps its place when both move together.
-    doc = page.parent
     pdf_rect = _pdf_rect(page, box)
-    doc.xref_set_key(annot.xref, "Rect", pdf_rect)
-    doc.xref_set_key(annot.xref, "RD", _array([border / 2] * 4))
-    doc.xref_set_key(_appearance(annot), "BBox", pdf_rect)
-    _identify(annot, a)
+    _put_numbers(obj, "Rect", pdf_rect)
+    _put_numbers(obj, "RD", _rounded([border / 2] * 4))
+    _put_numbers(_appearance(obj), "BBox", pdf_rect)
+    _identify(obj, a)
+
+
+def _raise_rect_diff(obj: Any, least: float) -> None:
+    """Raise each of the annotation's /RD margins to at least `least` points."""
+    current = _mupdf.pdf_dict_get(obj, _mupdf.pdf_new_name("RD"))
+    margins = [_mupdf.pdf_array_get_real(current, i) for i in range(4)]  # 0: none
+    if min(margins) < least:
+        _put_numbers(obj, "RD", [max(margin, least) for margin in margins])
 
 
 def _freetext(page: pymupdf.Page, a: Annotation, mode: Mode) -> None:
@@ -227,19 +273,19 @@ def _freetext(page: pymupdf.Page, a: Annotation, mode: Mode) -> None:
         rotate=page.rotation,
         opacity=_opacity(a),
     )
-    doc = page.parent
     annot.set_border(width=_border(a, default=0.0))
     _describe(annot, a)
+    obj = _mupdf.pdf_annot_obj(annot.this)
     if a.rich_text:
-        doc.xref_set_key(annot.xref, "RC", pymupdf.get_pdf_str(a.rich_text))
+        _put_text(obj, "RC", a.rich_text)
         style = (
             f"font-size:{size:g}pt;color:#{colour.r:02x}{colour.g:02x}{colour.b:02x}"
         )
-        doc.xref_set_key(annot.xref, "DS", pymupdf.get_pdf_str(style))
+        _put_text(obj, "DS", style)
     annot.update()
     # MuPDF invents a callout line for every FreeText; no client asked for one.
-    doc.xref_set_key(annot.xref, "CL", "null")
-    _identify(annot, a)
+    _mupdf.pdf_dict_put(obj, _mupdf.pdf_new_name("CL"), _mupdf.PDF_NULL)
+    _identify(obj, a)
 
 
 def _note(page: pymupdf.Page, a: Annotation, mode: Mode) -> None:
@@ -253,22 +299,24 @@ def _note(page: pymupdf.Page, a: Annotation, mode: Mode) -> None:
     box = _position(a)
     anchor = geometry.display_to_page_point(page, Point(box.x, box.y))
     annot = page.add_text_annot(anchor, a.contents or "", icon=_icon(a.icon))
+    obj = _mupdf.pdf_annot_obj(annot.this)
     if a.color:
-        annot.set_colors(stroke=a.color.unit())
+        _put_colour(obj, "C", a.color)
     _common(annot, a)
-    doc = page.parent
     if mode == "burn":
-        doc.xref_set_key(annot.xref, "Rect", _pdf_rect(page, box))
-        doc.xref_set_key(annot.xref, "F", str(pymupdf.PDF_ANNOT_IS_PRINT))
+        _put_numbers(obj, "Rect", _pdf_rect(page, box))
+        _mupdf.pdf_dict_put_int(
+            obj, _mupdf.pdf_new_name("F"), pymupdf.PDF_ANNOT_IS_PRINT
+        )
         turn = page.rotation_matrix
-        doc.xref_set_key(
-            _appearance(annot), "Matrix", _array([turn.a, turn.b, turn.c, turn.d, 0, 0])
+        _put_numbers(
+            _appearance(obj), "Matrix", _rounded([turn.a, turn.b, turn.c, turn.d, 0, 0])
         )
     else:
         unrotated = pymupdf.Rect(anchor.x, anchor.y, anchor.x + box.w, anchor.y + box.h)
         shown = geometry.rect_to_box(geometry.page_rect_to_display(page, unrotated))
-        doc.xref_set_key(annot.xref, "Rect", _pdf_rect(page, shown))
-    _identify(annot, a)
+        _put_numbers(obj, "Rect", _pdf_rect(page, shown))
+    _identify(obj, a)
 
 
 def _line(page: pymupdf.Page, a: Annotation, mode: Mode) -> None:
@@ -283,11 +331,13 @@ def _line(page: pymupdf.Page, a: Annotation, mode: Mode) -> None:
     )
     annot.set_line_ends(_ending(a.tail), _ending(a.head))
     colour = a.color or _BLACK
+    obj = _mupdf.pdf_annot_obj(annot.this)
+    _put_colour(obj, "C", colour)
     # /IC fills closed endings (arrows, squares...), in the line's colour unless told.
-    annot.set_colors(stroke=colour.unit(), fill=(a.interior_color or colour).unit())
+    _put_colour(obj, "IC", a.interior_color or colour)
     annot.set_border(width=_border(a))
     _common(annot, a)
-    _identify(annot, a)
+    _identify(obj, a)
 
 
 _DRAWERS: dict[str, Drawer] = {
@@ -323,11 +373,10 @@ def _common(annot: pymupdf.Annot, a: Annotation) -> None:
     annot.update()
 
 
-def _identify(annot: pymupdf.Annot, a: Annotation) -> None:
+def _identify(obj: Any, a: Annotation) -> None:
+    """/NM = the annotation id; `obj` is the annotation's dictionary."""
     if a.annotation_id:
-        annot.parent.parent.xref_set_key(
-            annot.xref, "NM", pymupdf.get_pdf_str(a.annotation_id)
-        )
+        _put_text(obj, "NM", a.annotation_id)
 
 
 def _position(a: Annotation) -> Box:
@@ -385,20 +434,42 @@ def _pdf_date(epoch: float) -> str:
     return moment.strftime("D:%Y%m%d%H%M%S+00'00'")
 
 
-def _pdf_rect(page: pymupdf.Page, box: Box) -> str:
+def _pdf_rect(page: pymupdf.Page, box: Box) -> list[float]:
     rect = geometry.display_to_pdf_rect(page, box)
-    return _array([rect.x0, rect.y0, rect.x1, rect.y1])
+    return _rounded([rect.x0, rect.y0, rect.x1, rect.y1])
 
 
-def _array(numbers: Sequence[float]) -> str:
-    return "[" + " ".join(f"{n:.4f}".rstrip("0").rstrip(".") for n in numbers) + "]"
+def _rounded(numbers: Sequence[float]) -> list[float]:
+    """To 4 decimals: 1/10,000 pt is below any viewer's reach."""
+    return [round(number, 4) for number in numbers]
 
 
-def _appearance(annot: pymupdf.Annot) -> int:
-    kind, value = annot.parent.parent.xref_get_key(annot.xref, "AP/N")
-    if kind != "xref":
+# Dictionary edits: `obj` is a PDF dictionary (or a reference to one) of MuPDF.
+
+
+def _put_numbers(obj: Any, key: str, numbers: Sequence[float]) -> None:
+    """An array of reals (MuPDF keeps them as 32-bit floats, as when parsed)."""
+    array = _mupdf.pdf_dict_put_array(obj, _mupdf.pdf_new_name(key), len(numbers))
+    for number in numbers:
+        _mupdf.pdf_array_push_real(array, number)
+
+
+def _put_colour(obj: Any, key: str, colour: Rgb | None) -> None:
+    """/C or /IC as `Annot.set_colors` writes it ([] for none)."""
+    _put_numbers(obj, key, colour.unit() if colour else [])
+
+
+def _put_text(obj: Any, key: str, text: str) -> None:
+    """A text string, encoded as MuPDF encodes /Contents and /T (ASCII or UTF-16)."""
+    _mupdf.pdf_dict_put_text_string(obj, _mupdf.pdf_new_name(key), text)
+
+
+def _appearance(obj: Any) -> Any:
+    """The annotation's normal appearance stream."""
+    stream = _mupdf.pdf_dict_getp(obj, "AP/N")
+    if not _mupdf.pdf_is_stream(stream):
         raise EngineError("The annotation's appearance could not be created.")
-    return int(value.split()[0])
+    return stream
 
 
 def _parse_default_appearance(da: str | None) -> tuple[float, Rgb | None, str]:

@@ -161,6 +161,30 @@ def test_burnt_square_border_lies_inside_the_box(source: str, tmp_path: Path) ->
     assert pix.pixel(28, 65) == WHITE
 
 
+@pytest.mark.parametrize("width", [1, 2])
+@pytest.mark.parametrize("page", [0, 1], ids=["rot0", "rot90"])
+def test_burnt_thin_square_border_covers_its_width_inside_each_edge(
+    source: str, tmp_path: Path, page: int, width: int
+) -> None:
+    # Borders up to 2 pt stay within MuPDF's minimal 1 pt /RD padding.
+    box = Box(30, 40, 80, 50)
+    placement = annotation(
+        "SquareElemType",
+        page,
+        position=box,
+        interior_color=BLUE,
+        color=RED,
+        width=width,
+    )
+    pix = pixmap(run(source, tmp_path, [placement], "burn"), page)
+    red, blue = (255, 0, 0), (0, 0, 255)
+    inward = [WHITE] + [red] * width + [blue]
+    assert [pix.pixel(x, 65) for x in range(29, 31 + width)] == inward
+    assert [pix.pixel(x, 65) for x in range(110, 108 - width, -1)] == inward
+    assert [pix.pixel(70, y) for y in range(39, 41 + width)] == inward
+    assert [pix.pixel(70, y) for y in range(90, 88 - width, -1)] == inward
+
+
 @pytest.mark.parametrize("page", range(4), ids=[f"rot{r}" for r in ROTATIONS])
 def test_burnt_line_runs_from_start_to_end(
     source: str, tmp_path: Path, page: int

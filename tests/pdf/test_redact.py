@@ -351,6 +351,53 @@ def test_line_touching_the_top_edge_survives(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "area",
+    [(60, 50, 160, 75), (100, 70, 250, 110), (45, 95, 300, 105), (150, 40, 170, 160)],
+)
+def test_reported_words_are_those_that_lost_glyphs_on_overlapping_lines(
+    area: tuple[float, float, float, float],
+) -> None:
+    # Lines of mixed sizes closer than their glyph boxes are tall: an area meets
+    # the boxes of lines it does not mean to take, and must report what went.
+    # (Words are read back with MuPDF: pdftotext glues overlapping lines' words.)
+    names = iter(
+        "amber basil cedar dune ember fjord grove heath islet jade".split() * 4
+    )
+    document = pymupdf.open()
+    page = document.new_page(width=400, height=300)
+    top = 60.0
+    for number in range(8):
+        size = (9, 14, 11, 22)[number % 4]
+        words = [f"{next(names)}{number}" for _ in range(4)]
+        page.insert_text((40 + 7 * (number % 3), top), " ".join(words), fontsize=size)
+        top += size * 0.8
+    before = Counter(word[4] for word in page.get_text("words"))
+    box = geometry.rect_to_box(pymupdf.Rect(area))
+    removed = redact.redact_page(page, [(box, None)])
+    after = Counter(word[4] for word in page.get_text("words"))
+    assert removed
+    assert sorted(removed) == sorted(before - after)
+
+
+def test_word_with_an_image_drawn_between_its_glyphs_is_reported_whole() -> None:
+    document = pymupdf.open()
+    page = document.new_page(width=300, height=200)
+    page.insert_text((50, 100), "x", fontsize=12)  # the font resource
+    pixels = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 4, 4), False)
+    page.insert_image(pymupdf.Rect(150, 20, 170, 40), pixmap=pixels)
+    font, image = page.get_fonts()[0][4], page.get_images()[0][7]
+    document.update_stream(
+        page.get_contents()[0],
+        f"BT /{font} 12 Tf 50 100 Td (Hel) Tj ET q 20 0 0 20 150 150 cm /{image} Do"
+        f" Q BT /{font} 12 Tf 68 100 Td (lo world) Tj ET".encode(),
+    )
+    lo = word_box(page, "Hello")
+    area = Box(lo.x + lo.w * 0.65, lo.y, lo.w * 0.3, lo.h)  # the "lo"
+    assert redact.redact_page(page, [(area, None)]) == ["Hello"]
+    assert page.get_text().split() == ["Hel", "world"]
+
+
 def test_empty_area_is_an_engine_error(tmp_path: Path) -> None:
     document = pymupdf.open()
     page = document.new_page()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import pymupdf
 
@@ -29,14 +30,22 @@ _MUPDF_SHRINK = 0.1
 _CLEARANCE = 0.01
 _BLACK = Rgb(0, 0, 0)
 
+# rawdict's flags without its image blocks: they carry each image's bytes, and
+# on a scanned page with a text layer cost 20 to 300 times the text itself. (An
+# image drawn between two glyphs no longer splits their line in two.)
+_TEXT_ONLY = pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES
+# (x0, y0, x1, y1) in PyMuPDF page space. Glyph boxes stay plain floats: a page
+# has thousands of glyphs, and a pymupdf.Rect costs microseconds to make.
+Rect4 = tuple[float, float, float, float]
+
 
 @dataclass(frozen=True, slots=True)
 class _Glyph:
     text: str
-    full: pymupdf.Rect  # PyMuPDF page space (unrotated), ascender to descender
-    rect: pymupdf.Rect  # `full` shrunk as MuPDF's filter shrinks it
+    full: Rect4  # PyMuPDF page space (unrotated), ascender to descender
+    rect: Rect4  # `full` shrunk as MuPDF's filter shrinks it
     vertical: bool  # the line runs along the page's y axis (rotated text)
-    word: int  # the number of its word on the page
+    word: tuple[int, int]  # (line, word on that line): unique, in page order
 
 
 def redact_page(
@@ -68,16 +77,17 @@ def redact_page(
         return []
     areas = [(_page_area(page, box), colour or _BLACK) for box, colour in boxes]
     rects = [rect for rect, _ in areas]
-    glyphs = _page_glyphs(page)
-    text_rects = _text_rects(glyphs, rects)
+    floats = [_rect4(rect) for rect in rects]
+    text = _PageText(page)
+    text_rects = _text_rects(text, floats)
+    removed = _removed_text(text, text_rects)
     _delete_annotations(page, rects)
     with _pending_redactions_hidden(page):
         # Two passes because images and paths go by the area the client drew
         # while text goes by the narrowed areas; MuPDF takes one set per call.
-        _apply(page, rects, text=False)
+        _apply(page, floats, text=False)
         _apply(page, text_rects, text=True)
     _fill(page, [(box, colour or _BLACK) for box, colour in boxes])
-    removed = _removed_text(glyphs, text_rects)
     pattern = words_pattern(removed)
     if pattern is not None:
         scrub_marked_content(page, pattern)
@@ -92,69 +102,97 @@ def _page_area(page: pymupdf.Page, box: Box) -> pymupdf.Rect:
     return geometry.display_to_page_rect(page, box)
 
 
-def _page_glyphs(page: pymupdf.Page) -> list[_Glyph]:
-    """Every glyph of the page with the box MuPDF's redaction filter tests, each
-    numbered with its word (glyphs between white space on one line)."""
+def _rect4(bbox: Sequence[float]) -> Rect4:
+    """A pymupdf.Rect or an extracted bbox as plain floats."""
+    x0, y0, x1, y1 = bbox
+    return (x0, y0, x1, y1)
+
+
+class _PageText:
+    """The page's text lines from one extraction; their glyphs made on demand.
+
+    Only the lines near an area are looked at glyph by glyph: PyMuPDF makes a
+    line's box the union of its glyph boxes, so a line whose box meets no area
+    has no glyph that meets one (and a word never spans two lines).
+    """
+
+    def __init__(self, page: pymupdf.Page) -> None:
+        blocks = page.get_text("rawdict", flags=_TEXT_ONLY)["blocks"]
+        self._lines = [
+            (_rect4(line["bbox"]), line)
+            for block in blocks
+            for line in block.get("lines", ())
+        ]
+        self._glyphs: dict[int, list[_Glyph]] = {}
+
+    def lines_meeting(
+        self, areas: Sequence[Rect4]
+    ) -> Iterator[tuple[list[_Glyph], list[Rect4]]]:
+        """Each line whose box meets one of `areas`, in page order: its glyphs and
+        the areas its box meets (the only ones its glyphs can meet)."""
+        for number, (bbox, line) in enumerate(self._lines):
+            near = [area for area in areas if _meets(bbox, area)]
+            if not near:
+                continue
+            glyphs = self._glyphs.get(number)
+            if glyphs is None:
+                glyphs = self._glyphs[number] = _line_glyphs(line, number)
+            yield glyphs, near
+
+
+def _line_glyphs(line: dict[str, Any], number: int) -> list[_Glyph]:
+    """The glyphs of one extracted line with the box MuPDF's redaction filter
+    tests, each numbered with its word (glyphs between white space)."""
+    cos, sin = line["dir"]
+    vertical = abs(sin) > abs(cos)
     glyphs: list[_Glyph] = []
-    count = 0
-
-    def close(word: list[tuple[str, pymupdf.Rect, bool]]) -> None:
-        nonlocal count
-        if word:
-            glyphs.extend(
-                _Glyph(c, full, _shrunk(full), vertical, count)
-                for c, full, vertical in word
-            )
-            count += 1
-            word.clear()
-
-    for block in page.get_text("rawdict")["blocks"]:
-        for line in block.get("lines", ()):
-            cos, sin = line["dir"]
-            vertical = abs(sin) > abs(cos)
-            word: list[tuple[str, pymupdf.Rect, bool]] = []
-            for span in line["spans"]:
-                for char in span["chars"]:
-                    if char["c"].isspace():
-                        close(word)
-                    else:
-                        word.append((char["c"], pymupdf.Rect(char["bbox"]), vertical))
-            close(word)
+    word = 0
+    in_word = False
+    for span in line["spans"]:
+        for char in span["chars"]:
+            text = char["c"]
+            if text.isspace():
+                if in_word:
+                    word += 1
+                    in_word = False
+                continue
+            in_word = True
+            full = _rect4(char["bbox"])
+            glyphs.append(_Glyph(text, full, _shrunk(full), vertical, (number, word)))
     return glyphs
 
 
-def _shrunk(rect: pymupdf.Rect) -> pymupdf.Rect:
-    dx, dy = rect.width * _MUPDF_SHRINK, rect.height * _MUPDF_SHRINK
-    return pymupdf.Rect(rect.x0 + dx, rect.y0 + dy, rect.x1 - dx, rect.y1 - dy)
+def _shrunk(rect: Rect4) -> Rect4:
+    x0, y0, x1, y1 = rect
+    dx, dy = max(0, x1 - x0) * _MUPDF_SHRINK, max(0, y1 - y0) * _MUPDF_SHRINK
+    return (x0 + dx, y0 + dy, x1 - dx, y1 - dy)
 
 
-def _meets(glyph: pymupdf.Rect, area: pymupdf.Rect) -> bool:
+def _meets(glyph: Rect4, area: Rect4) -> bool:
     """MuPDF's test: the intersection is a valid (possibly empty) rectangle."""
-    return max(glyph.x0, area.x0) <= min(glyph.x1, area.x1) and max(
-        glyph.y0, area.y0
-    ) <= min(glyph.y1, area.y1)
+    return max(glyph[0], area[0]) <= min(glyph[2], area[2]) and max(
+        glyph[1], area[1]
+    ) <= min(glyph[3], area[3])
 
 
-def _hits_any(glyph: pymupdf.Rect, areas: Sequence[pymupdf.Rect]) -> bool:
+def _hits_any(glyph: Rect4, areas: Sequence[Rect4]) -> bool:
     return any(_meets(glyph, area) for area in areas)
 
 
-def _depth(glyph: _Glyph, area: pymupdf.Rect) -> float:
+def _depth(glyph: _Glyph, area: Rect4) -> float:
     """How far the glyph's full box enters the area across its line, 0 to 1."""
-    full = glyph.full
+    x0, y0, x1, y1 = glyph.full
     if glyph.vertical:
-        low, high, a0, a1 = full.x0, full.x1, area.x0, area.x1
+        low, high, a0, a1 = x0, x1, area[0], area[2]
     else:
-        low, high, a0, a1 = full.y0, full.y1, area.y0, area.y1
+        low, high, a0, a1 = y0, y1, area[1], area[3]
     size = high - low
     if size <= 0:
         return 1.0
     return max(0.0, min(high, a1) - max(low, a0)) / size
 
 
-def _text_rects(
-    glyphs: Sequence[_Glyph], areas: Sequence[pymupdf.Rect]
-) -> list[pymupdf.Rect]:
+def _text_rects(text: _PageText, areas: Sequence[Rect4]) -> list[Rect4]:
     """The areas narrowed so that glyphs merely touching an edge are not removed.
 
     Each edge moves inwards past every glyph that enters the area by less than
@@ -162,39 +200,45 @@ def _text_rects(
     (glyph boxes of very different sizes overlapping), a small area at that glyph's
     centre is added: removing too much is the safe side.
     """
-    result: list[pymupdf.Rect] = []
+    result: list[Rect4] = []
     for area in areas:
-        met = [glyph for glyph in glyphs if _meets(glyph.rect, area)]
+        met = [
+            glyph
+            for glyphs, _ in text.lines_meeting([area])
+            for glyph in glyphs
+            if _meets(glyph.rect, area)
+        ]
         keep = [glyph for glyph in met if _depth(glyph, area) < EDGE_FRACTION]
         remove = [glyph for glyph in met if _depth(glyph, area) >= EDGE_FRACTION]
-        narrowed = _narrow(area, keep)
-        if narrowed.is_valid and not narrowed.is_empty:
+        narrowed: Rect4 | None = _narrow(area, keep)
+        if narrowed[0] < narrowed[2] and narrowed[1] < narrowed[3]:
             result.append(narrowed)
         else:
-            narrowed = pymupdf.Rect()
+            narrowed = None
         for glyph in remove:
-            if narrowed.is_empty or not _meets(glyph.rect, narrowed):
-                centre = glyph.rect.tl + (glyph.rect.br - glyph.rect.tl) * 0.5
-                result.append(pymupdf.Rect(centre, centre) + (-0.01, -0.01, 0.01, 0.01))
+            if narrowed is None or not _meets(glyph.rect, narrowed):
+                x0, y0, x1, y1 = glyph.rect
+                x, y = x0 + (x1 - x0) * 0.5, y0 + (y1 - y0) * 0.5
+                result.append((x - 0.01, y - 0.01, x + 0.01, y + 0.01))
     return result
 
 
-def _narrow(area: pymupdf.Rect, keep: Sequence[_Glyph]) -> pymupdf.Rect:
-    rect = pymupdf.Rect(area)
-    centre_x = (area.x0 + area.x1) / 2
-    centre_y = (area.y0 + area.y1) / 2
+def _narrow(area: Rect4, keep: Sequence[_Glyph]) -> Rect4:
+    x0, y0, x1, y1 = area
+    centre_x = (area[0] + area[2]) / 2
+    centre_y = (area[1] + area[3]) / 2
     for glyph in keep:
-        box = glyph.rect
+        bx0, by0, bx1, by1 = glyph.rect
         if glyph.vertical:
-            if (box.x0 + box.x1) / 2 < centre_x:
-                rect.x0 = max(rect.x0, box.x1 + _CLEARANCE)
+            if (bx0 + bx1) / 2 < centre_x:
+                x0 = max(x0, bx1 + _CLEARANCE)
             else:
-                rect.x1 = min(rect.x1, box.x0 - _CLEARANCE)
-        elif (box.y0 + box.y1) / 2 < centre_y:
-            rect.y0 = max(rect.y0, box.y1 + _CLEARANCE)
+                x1 = min(x1, bx0 - _CLEARANCE)
+        elif (by0 + by1) / 2 < centre_y:
+            y0 = max(y0, by1 + _CLEARANCE)
         else:
-            rect.y1 = min(rect.y1, box.y0 - _CLEARANCE)
-    return rect
+            y1 = min(y1, by0 - _CLEARANCE)
+    return (x0, y0, x1, y1)
 
 
 def _delete_annotations(page: pymupdf.Page, areas: Sequence[pymupdf.Rect]) -> None:
@@ -212,11 +256,11 @@ def _delete_annotations(page: pymupdf.Page, areas: Sequence[pymupdf.Rect]) -> No
         page.delete_widget(widget)
 
 
-def _apply(page: pymupdf.Page, rects: Sequence[pymupdf.Rect], *, text: bool) -> None:
+def _apply(page: pymupdf.Page, rects: Sequence[Rect4], *, text: bool) -> None:
     if not rects:
         return
     for rect in rects:
-        page.add_redact_annot(rect, fill=False, cross_out=False)
+        page.add_redact_annot(pymupdf.Rect(rect), fill=False, cross_out=False)
     if text:
         page.apply_redactions(
             images=pymupdf.PDF_REDACT_IMAGE_NONE,
@@ -270,12 +314,18 @@ def _pending_redactions_hidden(page: pymupdf.Page) -> Iterator[None]:
             doc.xref_set_key(xref, "Subtype", "/Redact")
 
 
-def _removed_text(glyphs: Sequence[_Glyph], areas: Sequence[pymupdf.Rect]) -> list[str]:
-    words: dict[int, list[tuple[str, bool]]] = {}
-    for glyph in glyphs:
-        words.setdefault(glyph.word, []).append(
-            (glyph.text, _hits_any(glyph.rect, areas))
-        )
+def _removed_text(text: _PageText, areas: Sequence[Rect4]) -> list[str]:
+    """The words (or unspaced runs) that lose a glyph to `areas`, the text areas.
+
+    Lines are looked up by these areas, not the client's: a centre mark of
+    `_text_rects` may reach past its area into a neighbouring line.
+    """
+    words: dict[tuple[int, int], list[tuple[str, bool]]] = {}
+    for glyphs, near in text.lines_meeting(areas):
+        for glyph in glyphs:
+            words.setdefault(glyph.word, []).append(
+                (glyph.text, _hits_any(glyph.rect, near))
+            )
     removed: list[str] = []
     for word in words.values():
         if not any(hit for _, hit in word):
