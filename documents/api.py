@@ -106,8 +106,9 @@ class DocumentFileView(APIView):
             )
         ],
         responses={
-            (200, "application/octet-stream"): OpenApiTypes.BINARY,
-            (206, "application/octet-stream"): OpenApiTypes.BINARY,
+            # The stored type: application/pdf, application/zip, image/png ...
+            (200, "*/*"): OpenApiTypes.BINARY,
+            (206, "*/*"): OpenApiTypes.BINARY,
         },
     )
     def get(self, request: Request, document_id: str) -> HttpResponseBase:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
@@ -27,26 +29,29 @@ def _check_page(doc: Document, page: int) -> None:
         )
 
 
+@contextmanager
+def _as_problems() -> Iterator[None]:
+    """The engine's refusals (bad pattern, unreadable or oversized page) → 400."""
+    try:
+        yield
+    except text_engine.SearchError as exc:
+        raise InvalidInput(str(exc), errors={"searchText": [str(exc)]}) from exc
+    except EngineError as exc:
+        raise InvalidInput(str(exc)) from exc
+
+
 def page_search(doc: Document, page: int, query: SearchQuery) -> list[PositionText]:
     """Matches of `query` on 0-based `page`, in displayed-page space."""
     _check_page(doc, page)
-    with local_path(doc) as path:
-        try:
-            return text_engine.search_page(
-                str(path),
-                page,
-                query,
-                regex_timeout=settings.TRANSFORMSVC["REGEX_TIMEOUT"],
-            )
-        except text_engine.SearchError as exc:
-            raise InvalidInput(str(exc), errors={"searchText": [str(exc)]}) from exc
-        except EngineError as exc:
-            raise InvalidInput(str(exc)) from exc
+    with local_path(doc) as path, _as_problems():
+        return text_engine.search_page(
+            str(path), page, query, regex_timeout=settings.TRANSFORMSVC["REGEX_TIMEOUT"]
+        )
 
 
 def page_text(doc: Document, page: int) -> list[PositionText]:
     _check_page(doc, page)
-    with local_path(doc) as path:
+    with local_path(doc) as path, _as_problems():
         return text_engine.page_lines(str(path), page)
 
 
@@ -63,7 +68,7 @@ def page_image(doc: Document, page: int, width: int) -> Path:
     )
     if not cached.exists():
         cached.parent.mkdir(parents=True, exist_ok=True)
-        with local_path(doc) as path:
+        with local_path(doc) as path, _as_problems():
             png = text_engine.render_page_png(str(path), page, width)
         partial = cached.with_suffix(f".{os.getpid()}.part")
         partial.write_bytes(png)

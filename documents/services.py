@@ -101,7 +101,7 @@ def read_chunks(stream: BinaryIO) -> Iterator[bytes]:
 def _describe(spooled: Spooled, fail_on_unsupported: bool) -> DocumentInfo:
     if spooled.mime_type == PDF:
         try:
-            return inspect_pdf(str(spooled.path))
+            return inspect_pdf(str(spooled.path), max_pages=int(limits()["MAX_PAGES"]))
         except UnsupportedDocument as exc:
             if fail_on_unsupported:
                 raise UnsupportedMedia(str(exc)) from exc
@@ -155,11 +155,6 @@ def document_create(
                     errors={"body": ["empty"]},
                 )
         info = _describe(spooled, fail_on_unsupported)
-        if info.page_count > int(limits()["MAX_PAGES"]):
-            raise InvalidInput(
-                f"the document has {info.page_count} pages; the limit is "
-                f"{limits()['MAX_PAGES']}"
-            )
         return _store(
             spooled,
             info,
@@ -180,6 +175,7 @@ def _spool_url(url: str, path: Path) -> Spooled:
             allowlist=allowlist,
             timeout=float(conf["URL_TIMEOUT"]),
             max_bytes=int(conf["URL_MAX_BYTES"]),
+            deadline=float(conf["URL_DEADLINE"]),
         )
         spooled = spool(chunks, path, int(conf["URL_MAX_BYTES"]))
     except url_fetch.FetchTooLarge as exc:

@@ -61,16 +61,28 @@ def simple_name(type_name: str) -> str:
     return type_name.rsplit(".", 1)[-1]
 
 
+# Far beyond any page (PDF pages are at most 14,400 pt), and far from float overflow.
+COORDINATE_LIMIT = 10_000_000.0
+
+
+def _coordinate(**kwargs: Any) -> serializers.FloatField:
+    return serializers.FloatField(
+        min_value=kwargs.pop("min_value", -COORDINATE_LIMIT),
+        max_value=COORDINATE_LIMIT,
+        **kwargs,
+    )
+
+
 class BoxSerializer(serializers.Serializer):
-    x = serializers.FloatField()
-    y = serializers.FloatField()
-    w = serializers.FloatField(min_value=0)
-    h = serializers.FloatField(min_value=0)
+    x = _coordinate()
+    y = _coordinate()
+    w = _coordinate(min_value=0)
+    h = _coordinate(min_value=0)
 
 
 class PointSerializer(serializers.Serializer):
-    x = serializers.FloatField()
-    y = serializers.FloatField()
+    x = _coordinate()
+    y = _coordinate()
 
 
 class ColorSerializer(serializers.Serializer):
@@ -98,8 +110,8 @@ class AnnotationSerializer(serializers.Serializer):
     opacity = serializers.FloatField(
         required=False, allow_null=True, min_value=0, max_value=1
     )
-    width = serializers.FloatField(required=False, allow_null=True, min_value=0)
-    height = serializers.FloatField(required=False, allow_null=True, min_value=0)
+    width = _coordinate(required=False, allow_null=True, min_value=0)
+    height = _coordinate(required=False, allow_null=True, min_value=0)
     creationDate = serializers.IntegerField(required=False, allow_null=True)
     creator = serializers.CharField(required=False, allow_null=True, allow_blank=True)
     contents = serializers.CharField(

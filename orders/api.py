@@ -16,6 +16,7 @@ from orders.serializers import (
     LongPollQuerySerializer,
     OrderListQuerySerializer,
     TransformationOrderIdSerializer,
+    TransformationOrderPageSerializer,
     TransformationOrderSerializer,
     TransformationRequestSerializer,
 )
@@ -51,7 +52,7 @@ class TransformationCollectionView(APIView):
     @extend_schema(
         operation_id="listTransformations",
         parameters=[OrderListQuerySerializer],
-        responses={200: TransformationOrderSerializer(many=True)},
+        responses={200: TransformationOrderPageSerializer},
     )
     def get(self, request: Request) -> Response:
         query = OrderListQuerySerializer(data=request.query_params)

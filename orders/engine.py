@@ -11,6 +11,7 @@ from typing import Any
 
 from documents.pdf.annotate import apply_annotations
 from documents.pdf.assemble import assemble
+from documents.pdf.failures import engine_failures
 from documents.pdf.fdf import export_fdf
 from documents.pdf.pack import zip_entries
 from documents.pdf.types import Annotation, PageOrigin, Placement, SourceElement
@@ -57,7 +58,8 @@ def build_pdf(
     origins = assemble(elements, str(assembled))
     placements = placements_for(origins, index)
     if placements:
-        apply_annotations(str(assembled), str(dest), placements, mode=mode)
+        with engine_failures("the annotations could not be applied to the document"):
+            apply_annotations(str(assembled), str(dest), placements, mode=mode)
     else:
         os.replace(assembled, dest)
     return len(origins)

@@ -134,11 +134,23 @@ class TransformationOrderSerializer(serializers.Serializer):
         return iso_ms(order.processed_at)
 
 
+class TransformationOrderPageSerializer(serializers.Serializer):
+    """GET /transformations: one page of orders, newest first."""
+
+    count = serializers.IntegerField()
+    page = serializers.IntegerField()
+    pageSize = serializers.IntegerField()
+    results = TransformationOrderSerializer(many=True)
+
+
 class OrderListQuerySerializer(serializers.Serializer):
     state = serializers.ChoiceField(
         choices=["QUEUED", "PROCESSING", "PROCESSED", "FAILED"], required=False
     )
-    page = serializers.IntegerField(min_value=1, required=False, default=1)
+    # Bounded so that the row offset stays far inside PostgreSQL's bigint.
+    page = serializers.IntegerField(
+        min_value=1, max_value=1_000_000, required=False, default=1
+    )
     pageSize = serializers.IntegerField(
         min_value=1, max_value=500, required=False, default=50
     )

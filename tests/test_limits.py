@@ -23,12 +23,12 @@ def test_upload_over_the_size_limit_is_413(
     assert str(len(data) - 1) in response.json()["detail"]
 
 
-def test_document_over_the_page_limit_is_400(
+def test_document_over_the_page_limit_is_415(
     settings: Any, upload: Callable[..., Any], make_pdf: Callable[..., bytes]
 ) -> None:
     limit(settings, MAX_PAGES=2)
     response = upload(make_pdf(3))
-    assert response.status_code == 400 and "3 pages" in response.json()["detail"]
+    assert response.status_code == 415 and "3 pages" in response.json()["detail"]
 
 
 def test_a_full_queue_answers_429_with_retry_after(

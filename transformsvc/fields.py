@@ -44,7 +44,10 @@ class StrictBooleanField(serializers.Field):
 class IdField(serializers.Field):
     """A document id given as a string or as {"id": "..."} (decisions §1)."""
 
-    default_error_messages = {"invalid": 'must be a string or an object {"id": string}'}
+    # Braces doubled: DRF formats error messages with str.format.
+    default_error_messages = {
+        "invalid": 'must be a string or an object {{"id": string}}'
+    }
 
     def to_internal_value(self, data: Any) -> str:
         if isinstance(data, dict):

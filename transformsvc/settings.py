@@ -128,7 +128,7 @@ FILE_UPLOAD_TEMP_DIR = os.environ.get("TRANSFORMSVC_TMP_DIR") or None
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["transformsvc.parsers.StrictJSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["transformsvc.auth.BearerKeyAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["transformsvc.auth.KeyRequired"],
     "UNAUTHENTICATED_USER": None,
@@ -150,6 +150,10 @@ SPECTACULAR_SETTINGS = {
     # The API description is public, like the health endpoints.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "transformsvc.openapi.document_problems",
+    ],
     "APPEND_COMPONENTS": {
         "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
     },
@@ -206,6 +210,8 @@ TRANSFORMSVC = {
     "REGEX_TIMEOUT": env_float("TRANSFORMSVC_REGEX_TIMEOUT", 1.0),
     "ORDER_TIMEOUT": env_int("TRANSFORMSVC_ORDER_TIMEOUT", 600),
     "URL_TIMEOUT": env_float("TRANSFORMSVC_URL_TIMEOUT", 20.0),
+    # The whole fetch, however slowly the server sends (a read timeout alone would not).
+    "URL_DEADLINE": env_float("TRANSFORMSVC_URL_DEADLINE", 120.0),
     "URL_MAX_BYTES": env_int("TRANSFORMSVC_URL_MAX_BYTES", 256 * 1024 * 1024),
     "URL_ALLOWLIST": env_list("TRANSFORMSVC_URL_ALLOWLIST"),
     "MIN_FREE_DISK": env_int("TRANSFORMSVC_MIN_FREE_DISK", 256 * 1024 * 1024),

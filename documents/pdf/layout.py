@@ -1,14 +1,44 @@
-"""What a file is and how its pages are laid out (computed once, at upload)."""
+"""What a file is and how its pages are laid out (computed once, at upload).
+
+Upload is also where hostile PDFs are turned away, before any order can reach
+them: absurd page sizes, decompression bombs and page trees that the two PDF
+libraries of the engine (MuPDF for layout, text and drawing; qpdf for assembly)
+read differently. Each refusal is an `UnsupportedDocument` whose message says
+what is wrong with the file.
+"""
 
 from __future__ import annotations
 
 import math
+import os
+import re
+import zlib
+from collections.abc import Iterable, Iterator
 
+import pikepdf
 import pymupdf
 
 from documents.pdf.types import DocumentInfo, PageLayout, UnsupportedDocument
 
 PDF = "application/pdf"
+
+# ISO 32000 (Annex C) gives 3 to 14,400 units (200 in) per page side. MuPDF shows
+# a side under 1 pt as a 1 x 1 pt page, and cannot draw much larger pages
+# ("overly large" images when rendering or comparing them).
+MIN_PAGE_SIDE = 3.0
+MAX_PAGE_SIDE = 14_400.0
+
+# Decompressed size allowed for one stream, and for all the streams checked
+# together, bytes: the larger of a fixed amount and `MAX_RATIO` times the
+# compressed size (of the stream; of the file). Real documents stay far below
+# (text and vector content inflates 3 to 10 times; the largest content stream of
+# the corpus is under 3 MB); a bomb of a few KB that inflates to gigabytes
+# would hold a worker for minutes and, through qpdf, gigabytes of memory.
+MAX_STREAM_BYTES = 256 * 1024 * 1024
+MAX_STREAMS_BYTES = 1024 * 1024 * 1024
+MAX_RATIO = 32
+_FLATE = frozenset({"/FlateDecode", "/Fl"})
+_INFLATE_STEP = 1 << 20
 
 # Magic numbers, checked against the first bytes of the file (never the name).
 _MAGIC: tuple[tuple[bytes, str], ...] = (
@@ -42,23 +72,163 @@ def open_pdf(path: str) -> pymupdf.Document:
         raise UnsupportedDocument(f"the file is not a readable PDF ({exc})") from exc
     if doc.needs_pass and not doc.authenticate(""):
         doc.close()
-        raise UnsupportedDocument("the PDF is encrypted with a password; upload it unencrypted")
+        raise UnsupportedDocument(
+            "the PDF is encrypted with a password; upload it unencrypted"
+        )
     if doc.page_count == 0:
         doc.close()
         raise UnsupportedDocument("the PDF has no pages")
     return doc
 
 
-def inspect_pdf(path: str) -> DocumentInfo:
-    """Page sizes as displayed (CropBox, /Rotate applied, truncated) and rotations."""
+def inspect_pdf(path: str, *, max_pages: int | None = None) -> DocumentInfo:
+    """Page sizes as displayed (CropBox, /Rotate applied, truncated) and rotations.
+
+    Sizes are points; `pages[i]` is page i counted from 0. Raises
+    `UnsupportedDocument` when the file is not a PDF the engine can work on:
+    unreadable or password protected, more than `max_pages` pages, a page side
+    under `MIN_PAGE_SIDE` or over `MAX_PAGE_SIDE` points, a decompression bomb
+    (see `_check_streams`), or a page tree that qpdf reads differently from
+    MuPDF.
+    """
     with open_pdf(path) as doc:
+        count = doc.page_count
+        if max_pages is not None and count > max_pages:
+            # Checked before walking the pages: a small file can hold a million.
+            raise UnsupportedDocument(
+                f"the document has {count} pages; the limit is {max_pages}"
+            )
         pages = []
-        for page in doc:
+        for number, page in enumerate(doc, start=1):
             rect = page.rect  # CropBox with the rotation applied
-            pages.append(PageLayout(width=_trunc(rect.width), height=_trunc(rect.height),
-                                    rotation=page.rotation % 360))
+            _check_page_size(number, rect.width, rect.height)
+            pages.append(
+                PageLayout(
+                    width=_trunc(rect.width),
+                    height=_trunc(rect.height),
+                    rotation=page.rotation % 360,
+                )
+            )
         title = (doc.metadata or {}).get("title") or None
+        _check_streams(doc, os.path.getsize(path))
+    _check_page_tree(path, count)
     return DocumentInfo(mime_type=PDF, pages=tuple(pages), title=title)
+
+
+def _check_page_size(number: int, width: float, height: float) -> None:
+    """`number` counts from 1 (it is shown to the user); sizes in points."""
+    if all(MIN_PAGE_SIDE <= side <= MAX_PAGE_SIDE for side in (width, height)):
+        return
+    raise UnsupportedDocument(
+        f"page {number} is {width:g} x {height:g} pt; a PDF page must be between "
+        f"{MIN_PAGE_SIDE:g} and {MAX_PAGE_SIDE:,.0f} pt (200 in) on each side"
+    )
+
+
+def _check_streams(doc: pymupdf.Document, file_size: int) -> None:
+    """Refuse decompression bombs: Flate streams that inflate beyond the limits.
+
+    Only streams compressed with Flate alone (one layer or several) can inflate
+    by a factor of a thousand per layer. Single-layer images are left out: a
+    reader takes only width x height samples from them, however much the stream
+    holds; embedded files are never decoded by the engine.
+    """
+    total, total_limit = 0, max(MAX_STREAMS_BYTES, MAX_RATIO * file_size)
+    for xref in range(1, doc.xref_length()):
+        filters = _flate_layers(doc, xref)
+        if not filters:
+            continue
+        if doc.xref_get_key(xref, "Type")[1] == "/EmbeddedFile":
+            continue
+        if filters == 1 and doc.xref_get_key(xref, "Subtype")[1] == "/Image":
+            continue
+        try:
+            raw = doc.xref_stream_raw(xref)
+        except Exception:  # a damaged stream: readers skip it as well
+            continue
+        limit = max(MAX_STREAM_BYTES, MAX_RATIO * len(raw))
+        size = _inflated_size(raw, filters, limit + 1)
+        total += size
+        if size > limit:
+            raise UnsupportedDocument(
+                f"object {xref} of the PDF is a {len(raw)}-byte stream that inflates "
+                f"to more than {_mib(limit)} MiB; decompression bombs are not "
+                "processed"
+            )
+        if total > total_limit:
+            raise UnsupportedDocument(
+                "the compressed streams of the PDF inflate to more than "
+                f"{_mib(total_limit)} MiB together; decompression bombs are not "
+                "processed"
+            )
+
+
+def _flate_layers(doc: pymupdf.Document, xref: int) -> int:
+    """How many Flate filters the stream `xref` has; 0 when it is not a stream
+    or has any other filter (those either cannot inflate a thousandfold or are
+    images drawn at their declared size)."""
+    if not doc.xref_is_stream(xref):
+        return 0
+    kind, value = doc.xref_get_key(xref, "Filter")
+    if kind not in ("name", "array"):
+        return 0
+    names = re.findall(r"/[A-Za-z0-9]+", value)
+    return len(names) if names and all(name in _FLATE for name in names) else 0
+
+
+def _inflated_size(raw: bytes, layers: int, limit: int) -> int:
+    """Bytes that `layers` Flate decodings of `raw` yield, counted up to `limit`
+    without ever holding more than a few MiB."""
+    pieces: Iterable[bytes] = (raw,)
+    for _ in range(layers):
+        pieces = _inflate(pieces)
+    size = 0
+    for piece in pieces:
+        size += len(piece)
+        if size >= limit:
+            break
+    return size
+
+
+def _inflate(pieces: Iterable[bytes]) -> Iterator[bytes]:
+    inflater = zlib.decompressobj()
+    for piece in pieces:
+        while piece:
+            try:
+                out = inflater.decompress(piece, _INFLATE_STEP)
+            except zlib.error:
+                return  # corrupt data ends the stream for readers too
+            yield out
+            piece = inflater.unconsumed_tail
+        if inflater.eof:
+            return
+
+
+def _check_page_tree(path: str, count: int) -> None:
+    """Orders copy pages with qpdf: it must find the pages the layout shows."""
+    try:
+        with pikepdf.open(path) as pdf:
+            found = len(pdf.pages)
+    except (pikepdf.PdfError, pikepdf.PasswordError) as exc:
+        detail = str(exc).replace(path, "the file")
+        raise UnsupportedDocument(
+            f"the PDF is too damaged to be processed ({detail}); "
+            "repair it or save it again as PDF, then upload it"
+        ) from exc
+    if found != count:
+        raise UnsupportedDocument(
+            f"the PDF is damaged: its page tree reads as {_pages(count)} in one "
+            f"PDF library and {_pages(found)} in another; repair it or save it "
+            "again as PDF, then upload it"
+        )
+
+
+def _pages(count: int) -> str:
+    return f"{count} page" if count == 1 else f"{count} pages"
+
+
+def _mib(size: int) -> int:
+    return size // (1024 * 1024)
 
 
 def _trunc(value: float) -> int:

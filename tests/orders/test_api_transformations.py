@@ -319,3 +319,13 @@ def test_corpus_pages_keep_their_rotation_and_order(
     heads = facts["rotation.pdf"]["text"]["page_heads"]
     assert pages[0].startswith(heads[1][:20]) and pages[1].startswith(heads[0][:20])
     assert "Hello" in pages[2]
+
+
+def test_a_nul_character_anywhere_in_the_body_is_400(client: Any, doc_a: str) -> None:
+    body = order_body([element(doc_a)])
+    body["transformationDetails"][0]["documentTitle"] = "a\x00b"
+    body["transformationDetails"][0]["transformationElements"][0]["documentId"] = {
+        "id": doc_a, "extra\x00": 1}
+    response = client.post("/transformations", data=body, content_type="application/json")
+    assert response.status_code == 400
+    assert "NUL" in response.json()["detail"]

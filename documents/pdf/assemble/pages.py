@@ -10,11 +10,33 @@ from collections.abc import Sequence
 import pikepdf
 from pikepdf import Array, Dictionary, Name
 
-from documents.pdf.assemble.names import ANNOTS, SUBTYPE, WIDGET
+from documents.pdf.assemble.names import ANNOTS, SUBTYPE, WIDGET, A, S
 from documents.pdf.assemble.sources import Take
 
 # Keys by which one annotation points at another on the same page.
 _ANNOTATION_REFS = (Name("/Popup"), Name("/Parent"), Name("/IRT"))
+
+# Outputs carry no active content: scripts, launched programs, embedded files and
+# media could run on opening, or keep text a redaction removed from the page.
+_AA = Name("/AA")
+_ACTIVE_ANNOTATIONS = frozenset(
+    Name(n)
+    for n in ("/FileAttachment", "/Sound", "/Movie", "/Screen", "/RichMedia", "/3D")
+)
+_ACTIVE_ACTIONS = frozenset(
+    Name(n)
+    for n in (
+        "/JavaScript",
+        "/Launch",
+        "/ImportData",
+        "/SubmitForm",
+        "/Rendition",
+        "/Sound",
+        "/Movie",
+        "/RichMediaExecute",
+        "/GoToE",
+    )
+)
 
 
 def _prune_resources(page: pikepdf.Page) -> None:
@@ -52,8 +74,32 @@ def copy_pages(out: pikepdf.Pdf, takes: Sequence[Take]) -> list[pikepdf.Page]:
             if isinstance(copy.obj.get(ANNOTS), Array):
                 out_form = out.acroform if out_form is None else out_form
                 _copy_annotations(out_form, copy, first, out_form)
+        strip_active_content(copy.obj)
         copied.append(copy)
     return copied
+
+
+def strip_active_content(page: Dictionary) -> None:
+    """Drop a page's open/close actions, media and attachment annotations, and
+    script or launch actions of its other annotations (links keep their target)."""
+    if _AA in page:
+        del page[_AA]
+    annots = page.get(ANNOTS)
+    if not isinstance(annots, Array):
+        return
+    kept = []
+    for annot in annots:
+        if isinstance(annot, Dictionary):
+            if annot.get(SUBTYPE) in _ACTIVE_ANNOTATIONS:
+                continue
+            if _AA in annot:
+                del annot[_AA]
+            action = annot.get(A)
+            if isinstance(action, Dictionary) and action.get(S) in _ACTIVE_ACTIONS:
+                del annot[A]
+        kept.append(annot)
+    if len(kept) != len(annots):
+        page[ANNOTS] = Array(kept)
 
 
 def _last_page(out: pikepdf.Pdf) -> pikepdf.Page:

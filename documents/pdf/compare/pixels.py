@@ -15,6 +15,7 @@ import pikepdf
 import pymupdf
 
 from documents.pdf.compare.opening import open_pdf
+from documents.pdf.failures import engine_failures, render_scale
 from documents.pdf.types import CompareStyle, EngineError, Rgb
 
 _COLOR = re.compile(r"#?([0-9a-fA-F]{6})")
@@ -70,7 +71,12 @@ def _page(doc: pymupdf.Document, index: int) -> pymupdf.Page | None:
 def _render(page: pymupdf.Page | None, dpi: int) -> np.ndarray | None:
     if page is None:
         return None
-    pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csRGB, alpha=False)
+    # Huge pages are drawn at a lower resolution rather than beyond the pixel budget.
+    zoom = render_scale(page.rect.width, page.rect.height, dpi / 72)
+    with engine_failures(f"page {page.number} cannot be drawn for the comparison"):
+        pix = page.get_pixmap(
+            matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csRGB, alpha=False
+        )
     # `samples` copies: a view of `samples_mv` dies with the pixmap.
     rows = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.stride)
     return rows[:, : pix.width * 3].reshape(pix.height, pix.width, 3)

@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 
 import pymupdf
 
+from documents.pdf.failures import engine_failures
 from documents.pdf.text.extract import PageText, extract_page
 from documents.pdf.types import EngineError, UnsupportedDocument
 
@@ -141,6 +142,7 @@ def page_text(path: str, page_index: int) -> PageText:
         if cached is not None:
             return cached
         page = load_page(cached_document(key), page_index)
-        built = extract_page(page, page_index)
+        with engine_failures(f"the text of page {page_index} cannot be read"):
+            built = extract_page(page, page_index)
         _pages.put((key, page_index), built)
         return built
