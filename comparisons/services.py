@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from django.db import transaction
-from django_q.exceptions import TimeoutException
 
 from comparisons.models import ComparisonOrder
 from comparisons.selectors import comparison_get
@@ -17,10 +15,7 @@ from documents.pdf import compare
 from documents.pdf.types import CompareStyle, EngineError, TextChange
 from documents.selectors import document_get
 from orders import lifecycle, tasks
-from orders.states import State
 from transformsvc.problems import InvalidInput, ServiceError
-
-logger = logging.getLogger(__name__)
 
 
 def _pdf(document_id: str, owner_id: int | None, field: str) -> Document:
@@ -78,36 +73,10 @@ def comparison_delete(*, order_id: str, owner_id: int | None = None) -> None:
 
 def comparison_run(*, order_id: str) -> None:
     """Worker side: render both documents, paint the differences, store the target."""
-    if not lifecycle.claim(ComparisonOrder, order_id):
-        return
-    order = ComparisonOrder.objects.get(pk=order_id)
-    try:
-        target = _build_target(order)
-    except (EngineError, ServiceError) as exc:
-        lifecycle.fail(ComparisonOrder, order_id, str(exc))
-        return
-    except TimeoutException:
-        lifecycle.fail(ComparisonOrder, order_id, lifecycle.timed_out_message())
-        raise
-    except Exception:
-        logger.exception("comparison %s failed unexpectedly", order_id)
-        lifecycle.fail(ComparisonOrder, order_id, lifecycle.INTERNAL_ERROR)
-        return
-    if not lifecycle.finish(
-        ComparisonOrder,
-        order_id,
-        state=State.PROCESSED,
-        error_message=None,
-        target_document=target,
-        page_count=target.page_count,
-        output_bytes=target.size,
-    ):
-        document_services.document_delete(
-            document_id=target.id, owner_id=target.owner_id
-        )
+    lifecycle.run(ComparisonOrder, order_id, _build_target)
 
 
-def _build_target(order: ComparisonOrder) -> Document:
+def _build_target(order: ComparisonOrder) -> tuple[Document, dict[str, Any]]:
     docs = {
         d.id: d
         for d in Document.objects.filter(
@@ -133,9 +102,10 @@ def _build_target(order: ComparisonOrder) -> Document:
         document_services.temp_path(".pdf") as out,
     ):
         compare.pixel_compare(str(lp), str(rp), str(out), style)
-        return document_services.document_store_result(
+        target = document_services.document_store_result(
             path=out,
             document_id=new_document_id(),
             title=f"comparison {order.id}",
             owner_id=order.owner_id,
         )
+    return target, {"target_document": target}

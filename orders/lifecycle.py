@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
+from django_q.exceptions import TimeoutException
 
+from documents.models import Document
+from documents.pdf.types import EngineError
 from orders.base import OrderBase
 from orders.notify import notify_final
 from orders.states import State
-from transformsvc.problems import TooManyRequests
+from transformsvc.problems import ServiceError, TooManyRequests
+
+logger = logging.getLogger(__name__)
 
 
 def ensure_capacity() -> None:
@@ -55,6 +62,39 @@ def finish(model: type[OrderBase], order_id: str, **fields: Any) -> bool:
 
 def fail(model: type[OrderBase], order_id: str, message: str) -> bool:
     return finish(model, order_id, state=State.FAILED, error_message=message)
+
+
+M = TypeVar("M", bound=OrderBase)
+
+
+def run(
+    model: type[M],
+    order_id: str,
+    build: Callable[[M], tuple[Document, dict[str, Any]]],
+) -> None:
+    """Worker side of every order: claim it, build its result outside transactions,
+    then end it PROCESSED with the fields `build` returns, or FAILED with a message a
+    user can act on. A result made for an order deleted meanwhile is dropped."""
+    if not claim(model, order_id):
+        return
+    order = model.objects.get(pk=order_id)
+    try:
+        result, fields = build(order)
+    except (EngineError, ServiceError) as exc:
+        fail(model, order_id, str(exc))
+        return
+    except TimeoutException:  # django-q2's, a SystemExit: fail the order, let it go on
+        fail(model, order_id, timed_out_message())
+        raise
+    except Exception:
+        logger.exception("%s %s failed unexpectedly", model.__name__, order_id)
+        fail(model, order_id, INTERNAL_ERROR)
+        return
+    fields = {"page_count": result.page_count, "output_bytes": result.size, **fields}
+    if not finish(model, order_id, state=State.PROCESSED, error_message=None, **fields):
+        from documents.services import document_delete
+
+        document_delete(document_id=result.id, owner_id=result.owner_id)
 
 
 INTERNAL_ERROR = (

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -10,7 +9,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django_q.exceptions import TimeoutException
 
 from documents import services as document_services
 from documents.ids import child_id, new_document_id, new_order_id
@@ -20,10 +18,7 @@ from documents.selectors import documents_visible
 from orders import engine, lifecycle, tasks
 from orders.models import TransformationOrder
 from orders.selectors import order_get
-from orders.states import State
-from transformsvc.problems import InvalidInput, ServiceError
-
-logger = logging.getLogger(__name__)
+from transformsvc.problems import InvalidInput
 
 
 def _limit(name: str) -> int:
@@ -121,36 +116,8 @@ def order_delete(*, order_id: str, owner_id: int | None = None) -> None:
 
 
 def order_run(*, order_id: str) -> None:
-    """Worker side: claim, build every output outside transactions, store, finish."""
-    if not lifecycle.claim(TransformationOrder, order_id):
-        return
-    order = TransformationOrder.objects.get(pk=order_id)
-    try:
-        result, output_ids, pages, size = _build_and_store(order)
-    except (EngineError, ServiceError) as exc:
-        lifecycle.fail(TransformationOrder, order_id, str(exc))
-        return
-    except TimeoutException:
-        lifecycle.fail(TransformationOrder, order_id, lifecycle.timed_out_message())
-        raise
-    except Exception:
-        logger.exception("transformation %s failed unexpectedly", order_id)
-        lifecycle.fail(TransformationOrder, order_id, lifecycle.INTERNAL_ERROR)
-        return
-    if not lifecycle.finish(
-        TransformationOrder,
-        order_id,
-        state=State.PROCESSED,
-        error_message=None,
-        result_document=result,
-        output_ids=output_ids,
-        page_count=pages,
-        output_bytes=size,
-    ):
-        # The order was deleted (or recovered elsewhere) meanwhile: drop what we made.
-        document_services.document_delete(
-            document_id=result.id, owner_id=result.owner_id
-        )
+    """Worker side: build every output outside transactions, store, finish."""
+    lifecycle.run(TransformationOrder, order_id, _build_and_store)
 
 
 @contextmanager
@@ -190,9 +157,7 @@ def _elements(detail: dict[str, Any], paths: dict[str, Path]) -> list[SourceElem
     return out
 
 
-def _build_and_store(
-    order: TransformationOrder,
-) -> tuple[Document, list[str], int, int]:
+def _build_and_store(order: TransformationOrder) -> tuple[Document, dict[str, Any]]:
     details = order.request["transformationDetails"]
     annotations = engine.annotations_of(order.request)
     result_id = new_document_id()
@@ -208,7 +173,7 @@ def _build_and_store(
         if len(outputs) == 1:
             title, path, _ = outputs[0]
             result = _store(order, path, result_id, title)
-            return result, [], page_total, result.size
+            return result, {"result_document": result, "page_count": page_total}
         container_path = stack.enter_context(document_services.temp_path(".zip"))
         engine.zip_outputs(
             [(t, p) for t, p, _ in outputs], container_path, order.format
@@ -224,7 +189,11 @@ def _build_and_store(
         for n, (title, path, _) in enumerate(outputs):
             child = _store(order, path, child_id(result_id, n), title, parent=result)
             output_ids.append(child.id)
-        return result, output_ids, page_total, result.size
+        return result, {
+            "result_document": result,
+            "output_ids": output_ids,
+            "page_count": page_total,
+        }
 
 
 def _store(
