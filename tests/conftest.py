@@ -113,3 +113,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def _uses_django_path(path: str) -> bool:
     return "tests/pdf/" not in path.replace("\\", "/")
+
+
+@pytest.fixture
+def run_order(
+    client: Any, django_capture_on_commit_callbacks: Any
+) -> Callable[..., Any]:
+    """POST /transformations, let the (sync) worker run it on commit, and return the
+    order as GET shows it."""
+
+    def _run(body: dict[str, Any]) -> dict[str, Any]:
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(
+                "/transformations", data=body, content_type="application/json"
+            )
+        assert response.status_code == 200, response.content
+        order_id = response.json()["transformationOrderId"]["id"]
+        assert response["Location"] == f"/transformations/{order_id}"
+        return client.get(f"/transformations/{order_id}").json()
+
+    return _run

@@ -39,7 +39,6 @@ from tests.orders.helpers import (
     file_path,
     order_body,
     pdftotext_pages,
-    post_order,
     qpdf_check,
 )
 
@@ -279,21 +278,6 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
-@pytest.fixture
-def run_order(
-    client: Any, django_capture_on_commit_callbacks: Any
-) -> Callable[..., dict[str, Any]]:
-    """Post an order, let the (in-process) worker run it, return it as GET shows."""
-
-    def _run(body: dict[str, Any]) -> dict[str, Any]:
-        response = post_order(client, django_capture_on_commit_callbacks, body)
-        assert response.status_code == 200, response.content
-        order_id = response.json()["transformationOrderId"]["id"]
-        return client.get(f"/transformations/{order_id}").json()
-
-    return _run
-
-
 def assert_problem(response: Any, status: int, *words: str) -> str:
     assert response.status_code == status, response.content
     assert response["Content-Type"] == "application/problem+json"
@@ -507,8 +491,6 @@ def test_arrays_nested_100k_deep_in_a_content_stream_leave_the_page_usable(
     data = nested_arrays_in_content()
     path = assert_usable(upload, run_order, data, pages=1, check=False)
     assert pdftotext_pages(path) == ["nested page 1"]
-
-
 
 
 @pytest.mark.parametrize(

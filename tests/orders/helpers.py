@@ -9,14 +9,6 @@ from typing import Any
 from documents.models import Document
 
 
-def post_order(client: Any, capture: Any, body: dict[str, Any]) -> Any:
-    """POST /transformations and run the queued task (sync broker) on commit."""
-    with capture(execute=True):
-        return client.post(
-            "/transformations", data=body, content_type="application/json"
-        )
-
-
 def order_body(
     *details: list[dict[str, Any]],
     fmt: str = "pdf",

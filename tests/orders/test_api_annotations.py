@@ -17,21 +17,17 @@ from tests.orders.helpers import (
     file_path,
     order_body,
     pdftotext_pages,
-    post_order,
 )
 
 PREFIX = "com.vendor.viewer.annotation.api."
 
 
 @pytest.fixture
-def run(
-    client: Any, django_capture_on_commit_callbacks: Any
-) -> Callable[..., dict[str, Any]]:
+def run(run_order: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """Run an order that must succeed."""
+
     def _run(body: dict[str, Any]) -> dict[str, Any]:
-        response = post_order(client, django_capture_on_commit_callbacks, body)
-        assert response.status_code == 200, response.content
-        order_id = response.json()["transformationOrderId"]["id"]
-        order = client.get(f"/transformations/{order_id}").json()
+        order = run_order(body)
         assert order["currentState"] == "PROCESSED", order["errorMessage"]
         return order
 

@@ -18,27 +18,10 @@ from tests.orders.helpers import (
     file_path,
     order_body,
     pdftotext_pages,
-    post_order,
     qpdf_check,
 )
 
 ISO_MS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$")
-
-
-@pytest.fixture
-def run(
-    client: Any, django_capture_on_commit_callbacks: Any
-) -> Callable[..., dict[str, Any]]:
-    """Post an order, let the worker run it, return the order as GET shows it."""
-
-    def _run(body: dict[str, Any]) -> dict[str, Any]:
-        response = post_order(client, django_capture_on_commit_callbacks, body)
-        assert response.status_code == 200, response.content
-        order_id = response.json()["transformationOrderId"]["id"]
-        assert response["Location"] == f"/transformations/{order_id}"
-        return client.get(f"/transformations/{order_id}").json()
-
-    return _run
 
 
 @pytest.fixture
@@ -59,9 +42,9 @@ def result_pages(order: dict[str, Any]) -> list[str]:
 
 
 def test_selection_reorders_and_repeats_pages(
-    run: Callable[..., dict[str, Any]], doc_a: str
+    run_order: Callable[..., dict[str, Any]], doc_a: str
 ) -> None:
-    order = run(order_body([element(doc_a, (7, 7), (2, 3), (2, 2), (9, 10))]))
+    order = run_order(order_body([element(doc_a, (7, 7), (2, 3), (2, 2), (9, 10))]))
     assert result_pages(order) == [
         "alpha page 7",
         "alpha page 2",
@@ -73,25 +56,25 @@ def test_selection_reorders_and_repeats_pages(
 
 
 def test_overlapping_ranges_are_taken_as_listed(
-    run: Callable[..., dict[str, Any]], doc_a: str
+    run_order: Callable[..., dict[str, Any]], doc_a: str
 ) -> None:
-    order = run(order_body([element(doc_a, (1, 3), (2, 4))]))
+    order = run_order(order_body([element(doc_a, (1, 3), (2, 4))]))
     assert result_pages(order) == [f"alpha page {n}" for n in (1, 2, 3, 2, 3, 4)]
 
 
 def test_repeated_page_is_a_real_copy(
-    run: Callable[..., dict[str, Any]], doc_a: str
+    run_order: Callable[..., dict[str, Any]], doc_a: str
 ) -> None:
-    order = run(order_body([element(doc_a, (5, 5), (5, 5))]))
+    order = run_order(order_body([element(doc_a, (5, 5), (5, 5))]))
     with pikepdf.open(file_path(order["transformationResultDocumentID"]["id"])) as pdf:
         first, second = (page.obj.objgen for page in pdf.pages)
         assert first != second
 
 
 def test_merge_joins_documents_in_order(
-    run: Callable[..., dict[str, Any]], doc_a: str, doc_b: str
+    run_order: Callable[..., dict[str, Any]], doc_a: str, doc_b: str
 ) -> None:
-    order = run(
+    order = run_order(
         order_body([element(doc_b, (4, 4)), element(doc_a, (1, 2)), element(doc_b)])
     )
     assert result_pages(order) == [
@@ -106,9 +89,9 @@ def test_merge_joins_documents_in_order(
 
 
 def test_order_echoes_the_request_with_every_field(
-    run: Callable[..., dict[str, Any]], doc_a: str
+    run_order: Callable[..., dict[str, Any]], doc_a: str
 ) -> None:
-    order = run(order_body([element(doc_a, (1, 1))]))
+    order = run_order(order_body([element(doc_a, (1, 1))]))
     assert set(order) >= {
         "transformationOrderId",
         "transformationDetails",
@@ -144,9 +127,9 @@ def test_order_echoes_the_request_with_every_field(
 
 
 def test_several_outputs_give_a_container_zip_and_child_documents(
-    run: Callable[..., dict[str, Any]], client: Any, doc_a: str, doc_b: str
+    run_order: Callable[..., dict[str, Any]], client: Any, doc_a: str, doc_b: str
 ) -> None:
-    order = run(
+    order = run_order(
         order_body(
             [element(doc_a, (2, 2))], [element(doc_b, (1, 2))], titles=["first", None]
         )
@@ -166,9 +149,9 @@ def test_several_outputs_give_a_container_zip_and_child_documents(
 
 
 def test_zip_format_has_one_entry_per_element_with_safe_unique_names(
-    run: Callable[..., dict[str, Any]], client: Any, doc_a: str, doc_b: str
+    run_order: Callable[..., dict[str, Any]], client: Any, doc_a: str, doc_b: str
 ) -> None:
-    order = run(
+    order = run_order(
         order_body(
             [
                 element(doc_a, (1, 1), title="../x"),
@@ -257,10 +240,10 @@ def test_unknown_order_is_404(client: Any) -> None:
 
 
 def test_listing_is_newest_first_and_filters_by_state(
-    run: Callable[..., dict[str, Any]], client: Any, doc_a: str
+    run_order: Callable[..., dict[str, Any]], client: Any, doc_a: str
 ) -> None:
-    first = run(order_body([element(doc_a, (1, 1))]))
-    second = run(order_body([element(doc_a, (2, 2))]))
+    first = run_order(order_body([element(doc_a, (1, 1))]))
+    second = run_order(order_body([element(doc_a, (2, 2))]))
     listing = client.get("/transformations").json()
     ids = [o["transformationOrderId"]["id"] for o in listing["results"]]
     assert ids == [
@@ -274,9 +257,11 @@ def test_listing_is_newest_first_and_filters_by_state(
 
 
 def test_delete_removes_the_order(
-    run: Callable[..., dict[str, Any]], client: Any, doc_a: str
+    run_order: Callable[..., dict[str, Any]], client: Any, doc_a: str
 ) -> None:
-    order_id = run(order_body([element(doc_a, (1, 1))]))["transformationOrderId"]["id"]
+    order_id = run_order(order_body([element(doc_a, (1, 1))]))["transformationOrderId"][
+        "id"
+    ]
     assert client.delete(f"/transformations/{order_id}").status_code == 200
     assert client.get(f"/transformations/{order_id}").status_code == 404
     assert client.delete(f"/transformations/{order_id}").status_code == 404
@@ -305,16 +290,24 @@ def test_a_source_deleted_before_the_worker_runs_fails_the_order_clearly(
 
 @pytest.mark.corpus
 def test_corpus_pages_keep_their_rotation_and_order(
-    run: Callable[..., dict[str, Any]], client: Any, uploaded: Callable[..., str],
-    corpus: Any, facts: dict[str, Any]
+    run_order: Callable[..., dict[str, Any]],
+    client: Any,
+    uploaded: Callable[..., str],
+    corpus: Any,
+    facts: dict[str, Any],
 ) -> None:
     rotation = uploaded((corpus / "rotation.pdf").read_bytes())
     hello = uploaded((corpus / "hello_world_rotated.pdf").read_bytes())
-    order = run(order_body([element(rotation, (2, 2), (1, 1)), element(hello, (3, 3))]))
+    order = run_order(
+        order_body([element(rotation, (2, 2), (1, 1)), element(hello, (3, 3))])
+    )
     result = order["transformationResultDocumentID"]["id"]
     layout = client.get(doc_url(result, "/layout")).json()["pageDimensionsList"]
     assert [(p["width"], p["height"], p["rotation"]) for p in layout] == [
-        (792, 612, 90), (612, 792, 0), (792, 612, 90)]
+        (792, 612, 90),
+        (612, 792, 0),
+        (792, 612, 90),
+    ]
     pages = result_pages(order)
     heads = facts["rotation.pdf"]["text"]["page_heads"]
     assert pages[0].startswith(heads[1][:20]) and pages[1].startswith(heads[0][:20])
@@ -325,7 +318,11 @@ def test_a_nul_character_anywhere_in_the_body_is_400(client: Any, doc_a: str) ->
     body = order_body([element(doc_a)])
     body["transformationDetails"][0]["documentTitle"] = "a\x00b"
     body["transformationDetails"][0]["transformationElements"][0]["documentId"] = {
-        "id": doc_a, "extra\x00": 1}
-    response = client.post("/transformations", data=body, content_type="application/json")
+        "id": doc_a,
+        "extra\x00": 1,
+    }
+    response = client.post(
+        "/transformations", data=body, content_type="application/json"
+    )
     assert response.status_code == 400
     assert "NUL" in response.json()["detail"]

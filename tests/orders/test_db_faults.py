@@ -30,16 +30,26 @@ def test_web_and_worker_recover_after_their_connections_are_cut(
     with live_service(tmp_path / "live") as service:
         octet = {"Content-Type": "application/octet-stream"}
         doc = service.post("/documents", data=make_pdf(2), headers=octet).json()["id"]
-        first = service.post("/transformations", json=order_body([element(doc, (2, 2))]))
-        assert service.wait_until_final(
-            first.json()["transformationOrderId"]["id"])["currentState"] == "PROCESSED"
+        first = service.post(
+            "/transformations", json=order_body([element(doc, (2, 2))])
+        )
+        assert (
+            service.wait_until_final(first.json()["transformationOrderId"]["id"])[
+                "currentState"
+            ]
+            == "PROCESSED"
+        )
 
         assert cut_every_other_connection() >= 2
-        statuses = [service.get(f"/documents/{doc}/layout").status_code for _ in range(5)]
+        statuses = [
+            service.get(f"/documents/{doc}/layout").status_code for _ in range(5)
+        ]
         assert statuses == [200] * 5, statuses  # health checks reconnect before use
         assert service.get(f"/documents/{doc}/layout").status_code == 200
 
-        again = service.post("/transformations", json=order_body([element(doc, (1, 1))]))
+        again = service.post(
+            "/transformations", json=order_body([element(doc, (1, 1))])
+        )
         assert again.status_code == 200, again.text
         final = service.wait_until_final(again.json()["transformationOrderId"]["id"])
         assert final["currentState"] == "PROCESSED", final["errorMessage"]

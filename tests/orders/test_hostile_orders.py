@@ -14,25 +14,12 @@ from typing import Any
 import pytest
 
 from orders.annotations import KINDS
-from tests.orders.helpers import element, order_body, post_order
+from tests.orders.helpers import element, order_body
 
 
 @pytest.fixture
 def doc(uploaded: Callable[..., str], make_pdf: Callable[..., bytes]) -> str:
     return uploaded(make_pdf(2, prefix="hostile order page"))
-
-
-@pytest.fixture
-def run_order(
-    client: Any, django_capture_on_commit_callbacks: Any
-) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    def _run(body: dict[str, Any]) -> dict[str, Any]:
-        response = post_order(client, django_capture_on_commit_callbacks, body)
-        assert response.status_code == 200, response.content
-        order_id = response.json()["transformationOrderId"]["id"]
-        return client.get(f"/transformations/{order_id}").json()
-
-    return _run
 
 
 def post_json(client: Any, path: str, body: object) -> Any:
