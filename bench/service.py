@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -24,6 +23,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import requests
 
+from tests.live import GUNICORN, free_port  # the same web process as tests and make run
+
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/transformsvc_bench"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
@@ -33,12 +34,6 @@ Log = Callable[[str], None]
 
 class BenchError(RuntimeError):
     """The benchmark cannot run (no database, the service does not start...)."""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 # --- database ------------------------------------------------------------------
@@ -319,34 +314,20 @@ def running_service(
     threads: int = 40,
 ) -> Iterator[Service]:
     """gunicorn + qcluster (2 workers) on `db_url`, answering /health; stopped after."""
-    env = service_env(db_url, data_dir, redis_url)
     port = free_port()
+    env = {
+        **service_env(db_url, data_dir, redis_url),
+        "PORT": str(port),
+        "WEB_WORKERS": str(web_workers),
+        "WEB_THREADS": str(threads),
+    }
     logs.mkdir(parents=True, exist_ok=True)
     data_dir.mkdir(parents=True, exist_ok=True)
     broker = "redis" if redis_url else "database"
     service = Service(base=f"http://127.0.0.1:{port}", broker=broker, logs=logs)
     try:
         service.processes["web"] = _spawn(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "transformsvc.wsgi:application",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--worker-class",
-                "gthread",
-                "--workers",
-                str(web_workers),
-                "--threads",
-                str(threads),
-                "--timeout",
-                "120",
-                "--graceful-timeout",
-                "10",
-                "--access-logfile",
-                str(logs / f"access-{broker}.log"),
-            ],
+            [*GUNICORN, "--access-logfile", str(logs / f"access-{broker}.log")],
             env,
             logs / "web.log",
         )

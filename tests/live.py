@@ -20,6 +20,17 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parents[1]
 
 
+# The web process exactly as `make run` starts it (port, workers, threads from env).
+GUNICORN = [
+    sys.executable,
+    "-m",
+    "gunicorn",
+    "-c",
+    "transformsvc/gunicorn_conf.py",
+    "transformsvc.wsgi:application",
+]
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -98,25 +109,15 @@ def live_service(
         "TRANSFORMSVC_WORKERS": str(workers),
         "TRANSFORMSVC_Q_SYNC": "0",
         "PYTHONUNBUFFERED": "1",
+        "PORT": str(port),
+        "WEB_WORKERS": "1",
+        "WEB_THREADS": str(threads),
         **(extra_env or {}),
     }
     tmp.mkdir(parents=True, exist_ok=True)
     service = LiveService(base=f"http://127.0.0.1:{port}", env=env, logs=tmp)
     service.processes["web"] = _spawn(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "transformsvc.wsgi:application",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--worker-class",
-            "gthread",
-            "--threads",
-            str(threads),
-            "--workers",
-            "1",
-        ],
+        GUNICORN,
         env,
         tmp,
         "web",

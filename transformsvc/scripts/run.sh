@@ -9,10 +9,7 @@ export DJANGO_SETTINGS_MODULE=transformsvc.settings
 "$venv/bin/python" manage.py migrate --noinput >/dev/null
 "$venv/bin/python" manage.py collectstatic --noinput >/dev/null
 
-"$venv/bin/gunicorn" transformsvc.wsgi:application \
-  --bind "127.0.0.1:$port" --worker-class gthread \
-  --workers "${WEB_WORKERS:-2}" --threads "${WEB_THREADS:-40}" \
-  --timeout 120 --graceful-timeout 10 --access-logfile - &
+"$venv/bin/gunicorn" -c transformsvc/gunicorn_conf.py transformsvc.wsgi:application &
 web=$!
 "$venv/bin/python" manage.py qcluster &
 worker=$!
