@@ -248,7 +248,11 @@ def document_store_result(
         head = fh.read(1024)
     detected = mime_type or sniff(head) or "application/octet-stream"
     spooled = Spooled(path, path.stat().st_size, digest.hexdigest(), detected)
-    info = inspect_pdf(str(path)) if detected == PDF else DocumentInfo(detected, ())
+    info = (
+        inspect_pdf(str(path), produced_here=True)
+        if detected == PDF
+        else DocumentInfo(detected, ())
+    )
     return _store(
         spooled,
         info,

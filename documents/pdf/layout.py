@@ -81,7 +81,9 @@ def open_pdf(path: str) -> pymupdf.Document:
     return doc
 
 
-def inspect_pdf(path: str, *, max_pages: int | None = None) -> DocumentInfo:
+def inspect_pdf(
+    path: str, *, max_pages: int | None = None, produced_here: bool = False
+) -> DocumentInfo:
     """Page sizes as displayed (CropBox, /Rotate applied, truncated) and rotations.
 
     Sizes are points; `pages[i]` is page i counted from 0. Raises
@@ -89,7 +91,8 @@ def inspect_pdf(path: str, *, max_pages: int | None = None) -> DocumentInfo:
     unreadable or password protected, more than `max_pages` pages, a page side
     under `MIN_PAGE_SIDE` or over `MAX_PAGE_SIDE` points, a decompression bomb
     (see `_check_streams`), or a page tree that qpdf reads differently from
-    MuPDF.
+    MuPDF. `produced_here`: the file is an output of this engine, written by qpdf
+    or MuPDF from checked sources, so the bomb and page-tree checks are skipped.
     """
     with open_pdf(path) as doc:
         count = doc.page_count
@@ -110,8 +113,10 @@ def inspect_pdf(path: str, *, max_pages: int | None = None) -> DocumentInfo:
                 )
             )
         title = (doc.metadata or {}).get("title") or None
-        _check_streams(doc, os.path.getsize(path))
-    _check_page_tree(path, count)
+        if not produced_here:
+            _check_streams(doc, os.path.getsize(path))
+    if not produced_here:
+        _check_page_tree(path, count)
     return DocumentInfo(mime_type=PDF, pages=tuple(pages), title=title)
 
 
