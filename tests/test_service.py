@@ -99,3 +99,22 @@ def test_order_admin_shows_counts_slowest_and_failed(admin_client: Any) -> None:
 def test_admin_requires_a_staff_login(client: Any) -> None:
     response = client.get("/admin/documents/document/")
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_an_unexpected_failure_is_a_500_problem_that_names_only_the_request_id(
+    client: Any, uploaded: Any, make_pdf: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    from documents.models import Document
+
+    doc_id = uploaded(make_pdf(1))
+    Document.objects.get(pk=doc_id).file.delete(save=False)  # storage lost the file
+    client.raise_request_exception = False
+    response = client.get(f"/documents/{doc_id}/file", HTTP_X_REQUEST_ID="req-500-test")
+    assert response.status_code == 500
+    assert response["Content-Type"].startswith("application/problem+json")
+    body = response.json()
+    assert body["status"] == 500 and "req-500-test" in body["detail"]
+    assert "Traceback" not in response.content.decode()
+    assert "FileNotFoundError" not in response.content.decode()
+    assert response["X-Request-ID"] == "req-500-test"
+    assert any("req-500-test" in getattr(r, "request_id", "") for r in caplog.records)
