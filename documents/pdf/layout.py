@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import zlib
 from collections.abc import Iterable, Iterator
 
@@ -38,6 +37,12 @@ MAX_STREAM_BYTES = 256 * 1024 * 1024
 MAX_STREAMS_BYTES = 1024 * 1024 * 1024
 MAX_RATIO = 32
 _FLATE = frozenset({"/FlateDecode", "/Fl"})
+_FILTER, _TYPE, _SUBTYPE = (
+    pikepdf.Name("/Filter"),
+    pikepdf.Name("/Type"),
+    pikepdf.Name("/Subtype"),
+)
+_EMBEDDED_FILE, _IMAGE = pikepdf.Name("/EmbeddedFile"), pikepdf.Name("/Image")
 _INFLATE_STEP = 1 << 20
 
 # Magic numbers, checked against the first bytes of the file (never the name).
@@ -113,10 +118,8 @@ def inspect_pdf(
                 )
             )
         title = (doc.metadata or {}).get("title") or None
-        if not produced_here:
-            _check_streams(doc, os.path.getsize(path))
     if not produced_here:
-        _check_page_tree(path, count)
+        _check_with_qpdf(path, count)
     return DocumentInfo(mime_type=PDF, pages=tuple(pages), title=title)
 
 
@@ -130,7 +133,7 @@ def _check_page_size(number: int, width: float, height: float) -> None:
     )
 
 
-def _check_streams(doc: pymupdf.Document, file_size: int) -> None:
+def _check_streams(pdf: pikepdf.Pdf, file_size: int) -> None:
     """Refuse decompression bombs: Flate streams that inflate beyond the limits.
 
     Only streams compressed with Flate alone (one layer or several) can inflate
@@ -139,25 +142,27 @@ def _check_streams(doc: pymupdf.Document, file_size: int) -> None:
     holds; embedded files are never decoded by the engine.
     """
     total, total_limit = 0, max(MAX_STREAMS_BYTES, MAX_RATIO * file_size)
-    for xref in range(1, doc.xref_length()):
-        filters = _flate_layers(doc, xref)
-        if not filters:
+    for obj in pdf.objects:
+        if not isinstance(obj, pikepdf.Stream):
             continue
-        if doc.xref_get_key(xref, "Type")[1] == "/EmbeddedFile":
+        layers = _flate_layers(obj)
+        if not layers:
             continue
-        if filters == 1 and doc.xref_get_key(xref, "Subtype")[1] == "/Image":
+        if obj.get(_TYPE) == _EMBEDDED_FILE:
+            continue
+        if layers == 1 and obj.get(_SUBTYPE) == _IMAGE:
             continue
         try:
-            raw = doc.xref_stream_raw(xref)
-        except Exception:  # a damaged stream: readers skip it as well
+            raw = obj.read_raw_bytes()
+        except pikepdf.PdfError:  # a damaged stream: readers skip it as well
             continue
         limit = max(MAX_STREAM_BYTES, MAX_RATIO * len(raw))
-        size = _inflated_size(raw, filters, limit + 1)
+        size = _inflated_size(raw, layers, limit + 1)
         total += size
         if size > limit:
             raise UnsupportedDocument(
-                f"object {xref} of the PDF is a {len(raw)}-byte stream that inflates "
-                f"to more than {_mib(limit)} MiB; decompression bombs are not "
+                f"object {obj.objgen[0]} of the PDF is a {len(raw)}-byte stream that "
+                f"inflates to more than {_mib(limit)} MiB; decompression bombs are not "
                 "processed"
             )
         if total > total_limit:
@@ -168,16 +173,16 @@ def _check_streams(doc: pymupdf.Document, file_size: int) -> None:
             )
 
 
-def _flate_layers(doc: pymupdf.Document, xref: int) -> int:
-    """How many Flate filters the stream `xref` has; 0 when it is not a stream
-    or has any other filter (those either cannot inflate a thousandfold or are
-    images drawn at their declared size)."""
-    if not doc.xref_is_stream(xref):
+def _flate_layers(stream: pikepdf.Stream) -> int:
+    """How many Flate filters `stream` has; 0 when it has any other filter (those
+    either cannot inflate a thousandfold or are images drawn at their size)."""
+    filters = stream.get(_FILTER)
+    if isinstance(filters, pikepdf.Name):
+        names = [str(filters)]
+    elif isinstance(filters, pikepdf.Array):
+        names = [str(f) for f in filters]
+    else:
         return 0
-    kind, value = doc.xref_get_key(xref, "Filter")
-    if kind not in ("name", "array"):
-        return 0
-    names = re.findall(r"/[A-Za-z0-9]+", value)
     return len(names) if names and all(name in _FLATE for name in names) else 0
 
 
@@ -209,11 +214,14 @@ def _inflate(pieces: Iterable[bytes]) -> Iterator[bytes]:
             return
 
 
-def _check_page_tree(path: str, count: int) -> None:
-    """Orders copy pages with qpdf: it must find the pages the layout shows."""
+def _check_with_qpdf(path: str, count: int) -> None:
+    """One qpdf pass: no decompression bombs, and qpdf (which orders copy pages
+    with) must find the pages the layout shows."""
     try:
         with pikepdf.open(path) as pdf:
             found = len(pdf.pages)
+            if found == count:
+                _check_streams(pdf, os.path.getsize(path))
     except (pikepdf.PdfError, pikepdf.PasswordError) as exc:
         detail = str(exc).replace(path, "the file")
         raise UnsupportedDocument(
