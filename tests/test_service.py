@@ -85,11 +85,22 @@ def test_order_admin_shows_counts_slowest_and_failed(admin_client: Any) -> None:
 
     now = timezone.now()
     TransformationOrder.objects.create(
-        id="slow-one", format="pdf", request={}, state="PROCESSED",
-        started_at=now - timedelta(seconds=9), processed_at=now)
+        id="slow-one",
+        format="pdf",
+        request={},
+        state="PROCESSED",
+        started_at=now - timedelta(seconds=9),
+        processed_at=now,
+    )
     TransformationOrder.objects.create(
-        id="broken-one", format="pdf", request={}, state="FAILED",
-        started_at=now, processed_at=now, error_message="page 9 is past the end")
+        id="broken-one",
+        format="pdf",
+        request={},
+        state="FAILED",
+        started_at=now,
+        processed_at=now,
+        error_message="page 9 is past the end",
+    )
     page = admin_client.get("/admin/orders/transformationorder/").content.decode()
     assert "Orders by state" in page
     assert "slow-one" in page and "9000 ms" in page
