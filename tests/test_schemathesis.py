@@ -72,7 +72,6 @@ PDFS = (
 )
 
 
-
 @dataclass
 class Seeds:
     documents: list[str]
