@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import doc_url, make_pdf_bytes
+from tests.documents.conftest import post_url
 
 PDF = make_pdf_bytes(2, prefix="fetched")
 
@@ -44,28 +45,6 @@ def server() -> Iterator[str]:
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
-
-
-@pytest.fixture
-def allow(settings: Any) -> Callable[..., None]:
-    def _allow(*hosts: str, **limits: Any) -> None:
-        settings.TRANSFORMSVC = {
-            **settings.TRANSFORMSVC,
-            "URL_ALLOWLIST": list(hosts),
-            **limits,
-        }
-
-    return _allow
-
-
-def post_url(client: Any, url: str) -> Any:
-    from urllib.parse import urlencode
-
-    return client.post(
-        "/documents?" + urlencode({"documentUrl": url}),
-        data=b"",
-        content_type="application/octet-stream",
-    )
 
 
 def test_allowlisted_local_url_is_fetched(

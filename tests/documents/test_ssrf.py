@@ -22,6 +22,7 @@ import pytest
 
 from documents import fetch
 from tests.conftest import make_pdf_bytes
+from tests.documents.conftest import post_url
 
 PDF = make_pdf_bytes(1, prefix="fetched")
 
@@ -96,27 +97,6 @@ def server6() -> Iterator[Server]:
         pytest.skip(f"no IPv6 loopback here: {exc}")
     yield served
     served.close()
-
-
-@pytest.fixture
-def allow(settings: Any) -> Callable[..., None]:
-    def _allow(*hosts: str, **limits: Any) -> None:
-        settings.TRANSFORMSVC = {
-            **settings.TRANSFORMSVC,
-            "URL_ALLOWLIST": list(hosts),
-            **limits,
-        }
-
-    _allow()
-    return _allow
-
-
-def post_url(client: Any, url: str) -> Any:
-    return client.post(
-        "/documents?" + urlencode({"documentUrl": url}),
-        data=b"",
-        content_type="application/octet-stream",
-    )
 
 
 def refused(response: Any, reason: str) -> None:

@@ -1,0 +1,33 @@
+"""Fixtures of the documents tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+
+@pytest.fixture
+def allow(settings: Any) -> Callable[..., None]:
+    """Set the documentUrl allowlist (empty at first) and other service limits."""
+
+    def _allow(*hosts: str, **limits: Any) -> None:
+        settings.TRANSFORMSVC = {
+            **settings.TRANSFORMSVC,
+            "URL_ALLOWLIST": list(hosts),
+            **limits,
+        }
+
+    _allow()
+    return _allow
+
+
+def post_url(client: Any, url: str) -> Any:
+    """POST /documents?documentUrl=<url> with an empty body."""
+    return client.post(
+        "/documents?" + urlencode({"documentUrl": url}),
+        data=b"",
+        content_type="application/octet-stream",
+    )
