@@ -222,6 +222,32 @@ def test_fonts_shared_by_a_source_are_copied_once_across_elements(
     assert len(fonts) == len(source_fonts) == 1
 
 
+def test_a_font_embedded_by_several_source_files_is_stored_once(tmp_path: Path) -> None:
+    program = pymupdf.Font("helv").buffer  # ~33 KB, embedded as FontFile3
+    paths = []
+    for n in range(6):
+        doc = pymupdf.open()
+        page = doc.new_page()
+        page.insert_font(fontname="F0", fontbuffer=program)
+        page.insert_text((72, 72), f"document {n} text", fontname="F0")
+        paths.append(str(tmp_path / f"src{n}.pdf"))
+        doc.save(paths[-1], garbage=3, deflate=True)
+    out = str(tmp_path / "merged.pdf")
+    assemble([SourceElement(key=f"d{n}", path=p) for n, p in enumerate(paths)], out)
+    single = os.path.getsize(paths[0])
+    assert os.path.getsize(out) < 2 * single, "six copies of the font were written"
+    with pikepdf.open(out) as pdf:
+        descriptors = [
+            o
+            for o in pdf.objects
+            if isinstance(o, pikepdf.Dictionary) and o.get("/Type") == "/FontDescriptor"
+        ]
+        programs = {d.FontFile3.objgen for d in descriptors}
+    assert len(descriptors) == 6 and len(programs) == 1
+    assert _texts(out) == [f"document {n} text" for n in range(6)]
+    _qpdf_check(out)
+
+
 def test_unused_resources_of_a_shared_resource_dictionary_are_left_behind(
     tmp_path: Path,
 ) -> None:

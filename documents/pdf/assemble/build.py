@@ -10,6 +10,7 @@ from contextlib import ExitStack
 
 import pikepdf
 
+from documents.pdf.assemble.dedupe import share_font_programs
 from documents.pdf.assemble.links import settle_links
 from documents.pdf.assemble.outline import carry_outlines
 from documents.pdf.assemble.pages import copy_pages
@@ -43,6 +44,8 @@ def assemble(elements: Sequence[SourceElement], dest: str) -> list[PageOrigin]:
             pages = copy_pages(out, takes)
             settle_links(pages, takes)
             carry_outlines(out, takes)
+            if len(sources) > 1:  # within one source qpdf already shares them
+                share_font_programs(out)
             # pikepdf writes through a temporary file: a failure leaves `dest`
             # as it was.
             _save(out, dest, sources.values())
