@@ -38,8 +38,8 @@ def text_difference(
     left = _pdf(left_id, owner_id, "leftDocumentId")
     right = _pdf(right_id, owner_id, "rightDocumentId")
     with (
-        document_services.local_path(left) as lp,
-        document_services.local_path(right) as rp,
+        document_services.local_path(document_services.pdf_of(left)) as lp,
+        document_services.local_path(document_services.pdf_of(right)) as rp,
     ):
         try:
             return compare.text_diff(str(lp), str(rp))
@@ -97,8 +97,8 @@ def _build_target(order: ComparisonOrder) -> tuple[Document, dict[str, Any]]:
     )
     left, right = docs[order.left_document_id], docs[order.right_document_id]
     with (
-        document_services.local_path(left) as lp,
-        document_services.local_path(right) as rp,
+        document_services.local_path(document_services.pdf_of(left)) as lp,
+        document_services.local_path(document_services.pdf_of(right)) as rp,
         document_services.temp_path(".pdf") as out,
     ):
         compare.pixel_compare(str(lp), str(rp), str(out), style)

@@ -12,7 +12,7 @@ from django.conf import settings
 from documents.models import Document
 from documents.pdf import text as text_engine
 from documents.pdf.types import EngineError, PositionText, SearchQuery
-from documents.services import local_path
+from documents.services import local_path, pdf_of
 from transformsvc.problems import InvalidInput, UnsupportedMedia
 
 MAX_IMAGE_WIDTH = 4000
@@ -43,7 +43,7 @@ def _as_problems() -> Iterator[None]:
 def page_search(doc: Document, page: int, query: SearchQuery) -> list[PositionText]:
     """Matches of `query` on 0-based `page`, in displayed-page space."""
     _check_page(doc, page)
-    with local_path(doc) as path, _as_problems():
+    with local_path(pdf_of(doc)) as path, _as_problems():
         return text_engine.search_page(
             str(path), page, query, regex_timeout=settings.TRANSFORMSVC["REGEX_TIMEOUT"]
         )
@@ -51,7 +51,7 @@ def page_search(doc: Document, page: int, query: SearchQuery) -> list[PositionTe
 
 def page_text(doc: Document, page: int) -> list[PositionText]:
     _check_page(doc, page)
-    with local_path(doc) as path, _as_problems():
+    with local_path(pdf_of(doc)) as path, _as_problems():
         return text_engine.page_lines(str(path), page)
 
 
@@ -68,7 +68,7 @@ def page_image(doc: Document, page: int, width: int) -> Path:
     )
     if not cached.exists():
         cached.parent.mkdir(parents=True, exist_ok=True)
-        with local_path(doc) as path, _as_problems():
+        with local_path(pdf_of(doc)) as path, _as_problems():
             png = text_engine.render_page_png(str(path), page, width)
         partial = cached.with_suffix(f".{os.getpid()}.part")
         partial.write_bytes(png)

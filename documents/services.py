@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 from documents import fetch as url_fetch
 from documents.ids import is_valid_client_id, new_document_id
 from documents.models import Document
-from documents.pdf.layout import PDF, inspect_pdf, sniff
+from documents.pdf.layout import IMAGE_TYPES, PDF, image_to_pdf, inspect_pdf, sniff
 from documents.pdf.types import DocumentInfo, UnsupportedDocument
 from documents.selectors import documents_visible
 from transformsvc.problems import (
@@ -99,6 +99,19 @@ def read_chunks(stream: BinaryIO) -> Iterator[bytes]:
 
 
 def _describe(spooled: Spooled, fail_on_unsupported: bool) -> DocumentInfo:
+    """The layout of an upload: of the PDF itself, or of an image's PDF rendition
+    (made beside the spooled file, `<path>.pdf`)."""
+    if spooled.mime_type in IMAGE_TYPES:
+        rendition = _rendition_path(spooled)
+        try:
+            image_to_pdf(str(spooled.path), str(rendition), int(limits()["MAX_PAGES"]))
+            info = inspect_pdf(str(rendition), produced_here=True)
+        except UnsupportedDocument as exc:
+            rendition.unlink(missing_ok=True)
+            if fail_on_unsupported:
+                raise UnsupportedMedia(str(exc)) from exc
+            return DocumentInfo(mime_type=spooled.mime_type, pages=())
+        return DocumentInfo(mime_type=spooled.mime_type, pages=info.pages)
     if spooled.mime_type == PDF:
         try:
             return inspect_pdf(str(spooled.path), max_pages=int(limits()["MAX_PAGES"]))
@@ -109,12 +122,17 @@ def _describe(spooled: Spooled, fail_on_unsupported: bool) -> DocumentInfo:
     if fail_on_unsupported:
         kind = spooled.mime_type or "an unknown format"
         raise UnsupportedMedia(
-            f"the document is {kind}; only PDF documents are supported "
-            "(send failOnUnsupported=false to store it as is)"
+            f"the document is {kind}; PDF documents and PNG, JPEG or TIFF images "
+            "are supported"
+            " (send failOnUnsupported=false to store it as is)"
         )
     return DocumentInfo(
         mime_type=spooled.mime_type or "application/octet-stream", pages=()
     )
+
+
+def _rendition_path(spooled: Spooled) -> Path:
+    return spooled.path.with_name(spooled.path.name + ".pdf")
 
 
 def document_create(
@@ -155,7 +173,7 @@ def document_create(
                     errors={"body": ["empty"]},
                 )
         info = _describe(spooled, fail_on_unsupported)
-        return _store(
+        doc = _store(
             spooled,
             info,
             document_id=document_id or new_document_id(),
@@ -164,6 +182,19 @@ def document_create(
             origin=Document.Origin.URL if url else Document.Origin.UPLOAD,
             source_url=url,
         )
+        rendition = _rendition_path(spooled)
+        if rendition.exists():
+            try:
+                document_store_result(
+                    path=rendition,
+                    document_id=new_document_id(),
+                    title=doc.title,
+                    owner_id=owner_id,
+                    rendition_of=doc,
+                )
+            finally:
+                rendition.unlink(missing_ok=True)
+        return doc
 
 
 def _spool_url(url: str, path: Path) -> Spooled:
@@ -265,6 +296,18 @@ def document_store_result(
     )
 
 
+def pdf_of(doc: Document) -> Document:
+    """The document itself when it is a PDF, else its PDF rendition (images)."""
+    if doc.is_pdf:
+        return doc
+    rendition = doc.renditions.filter(mime_type=PDF).first()
+    if rendition is None:
+        raise UnsupportedMedia(
+            f"document {doc.id!r} is {doc.mime_type}, not a readable PDF"
+        )
+    return rendition
+
+
 @contextmanager
 def local_path(doc: Document) -> Iterator[Path]:
     """A local file path of the document's bytes (a temporary copy for remote storage)."""
@@ -283,10 +326,16 @@ def local_path(doc: Document) -> Iterator[Path]:
 
 
 def document_delete(*, document_id: str, owner_id: int | None = None) -> None:
-    """Delete a document, its children and their files; nothing to do is fine."""
-    docs = list(documents_visible(owner_id).filter(pk=document_id))
-    for doc in docs:
-        for child in doc.children.all():
-            child.file.delete(save=False)
-        doc.file.delete(save=False)
-        doc.delete()
+    """Delete a document with its children and renditions, files included;
+    nothing to delete is fine."""
+    for doc in documents_visible(owner_id).filter(pk=document_id):
+        for dependent in _with_dependents(doc):
+            dependent.file.delete(save=False)
+        doc.delete()  # the rows of children and renditions cascade
+
+
+def _with_dependents(doc: Document) -> list[Document]:
+    found = [doc]
+    for dependent in [*doc.children.all(), *doc.renditions.all()]:
+        found.extend(_with_dependents(dependent))
+    return found

@@ -134,7 +134,9 @@ def _sources(order: TransformationOrder) -> Iterator[dict[str, Path]]:
         raise EngineError(f"document {missing[0]!r} was deleted before the order ran")
     with ExitStack() as stack:
         yield {
-            i: stack.enter_context(document_services.local_path(d))
+            i: stack.enter_context(
+                document_services.local_path(document_services.pdf_of(d))
+            )
             for i, d in docs.items()
         }
 

@@ -247,3 +247,24 @@ def _mib(size: int) -> int:
 def _trunc(value: float) -> int:
     # 841.89 → 841, but 791.9999999 (float noise) → 792.
     return math.floor(value + 1e-6)
+
+
+IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/tiff"})
+
+
+def image_to_pdf(path: str, dest: str, max_pages: int | None = None) -> None:
+    """Write at `dest` a PDF rendition of an image file: one page per frame (TIFF),
+    each page the size of its frame at the image's resolution (72 dpi if unset)."""
+    try:
+        with pymupdf.open(path) as image:
+            if max_pages is not None and image.page_count > max_pages:
+                raise UnsupportedDocument(
+                    f"the image has {image.page_count} frames; the limit is {max_pages}"
+                )
+            data = image.convert_to_pdf()
+    except UnsupportedDocument:
+        raise
+    except Exception as exc:  # MuPDF's image decoders raise plain errors
+        raise UnsupportedDocument(f"the image cannot be read ({exc})") from exc
+    with open(dest, "wb") as out:
+        out.write(data)

@@ -6,6 +6,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+import pymupdf
 import pytest
 
 from documents.models import Document
@@ -211,3 +212,52 @@ def test_a_trailing_slash_is_accepted(
         "/documents/", data=make_pdf(1), content_type="application/octet-stream"
     )
     assert response.status_code == 200
+
+
+def png_bytes(width: int = 120, height: int = 80) -> bytes:
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, width, height), False)
+    pix.clear_with(200)
+    pix.set_dpi(72, 72)  # one pixel per point on the rendition's page
+    return pix.tobytes("png")
+
+
+def test_an_image_upload_keeps_the_original_and_gets_a_pdf_rendition(
+    client: Any, uploaded: Callable[..., str], django_capture_on_commit_callbacks: Any
+) -> None:
+    data = png_bytes()
+    doc_id = uploaded(data, documentTitle="scan")
+    meta = client.get(doc_url(doc_id)).json()
+    assert meta["mimeType"] == "image/png" and meta["pageCount"] == 1
+    layout = client.get(doc_url(doc_id, "/layout")).json()["pageDimensionsList"]
+    assert [(p["width"], p["height"]) for p in layout] == [(120, 80)]
+    assert b"".join(client.get(doc_url(doc_id, "/file")).streaming_content) == data
+    pdf = client.get(doc_url(doc_id, "/file", format="pdf"))
+    assert pdf["Content-Type"] == "application/pdf"
+    rendition = pymupdf.open("pdf", b"".join(pdf.streaming_content))
+    assert rendition.page_count == 1 and rendition[0].get_images()
+    image = client.get(doc_url(doc_id, "/pages/0/image", width=60))
+    assert image.status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        order = client.post(
+            "/transformations",
+            data={
+                "format": "pdf",
+                "transformationDetails": [
+                    {"transformationElements": [{"documentId": doc_id}]}
+                ],
+            },
+            content_type="application/json",
+        )
+    body = client.get(f"/transformations/{order.json()['transformationOrderId']['id']}")
+    assert body.json()["currentState"] == "PROCESSED", body.json()["errorMessage"]
+    renditions = list(Document.objects.get(pk=doc_id).renditions.all())
+    assert client.delete(doc_url(doc_id)).status_code == 200
+    import os
+
+    assert not any(os.path.exists(r.file.path) for r in renditions)
+
+
+def test_an_unreadable_image_is_415(upload: Callable[..., Any]) -> None:
+    response = upload(b"\x89PNG\r\n\x1a\n" + b"broken" * 10)
+    assert response.status_code == 415
+    assert "image" in response.json()["detail"]
