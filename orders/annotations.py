@@ -6,17 +6,9 @@ from typing import Any
 
 from rest_framework import serializers
 
+from documents.pdf.annotate import KINDS, simple_name
 from documents.pdf.types import Annotation, Box, Point, Rgb
 from transformsvc.fields import IdField
-
-KINDS = (
-    "SquareElemType",
-    "FreetextElemType",
-    "TextElemType",
-    "LineElemType",
-    "RedactElemType",
-    "RedactTextElemType",
-)
 
 # Every field a returned annotation carries (unset → null), in the interface's order.
 ECHO_FIELDS = (
@@ -54,11 +46,6 @@ ECHO_FIELDS = (
     "style",
     "intensity",
 )
-
-
-def simple_name(type_name: str) -> str:
-    """`com.vendor.viewer.annotation.api.SquareElemType` → `SquareElemType`."""
-    return type_name.rsplit(".", 1)[-1]
 
 
 # Far beyond any page (PDF pages are at most 14,400 pt), and far from float overflow.
@@ -131,7 +118,7 @@ class AnnotationSerializer(serializers.Serializer):
     def validate_type(self, value: str) -> str:
         if simple_name(value) not in KINDS:
             raise serializers.ValidationError(
-                f"unknown annotation type {value!r}; known: {', '.join(KINDS)}"
+                f"unknown annotation type {value!r}; known: {', '.join(sorted(KINDS))}"
             )
         return value
 

@@ -36,6 +36,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from documents.pdf.annotate import KINDS
 from tests.conftest import make_pdf_bytes
 
 # The orders run inline (django-q2 sync mode) when their transaction commits.
@@ -262,14 +263,6 @@ def _pick(options: list[str], key: object) -> str:
 
 
 COLOURS = ("FF0000", "#00ff00", "0000FF", "ffffff")
-KINDS = (
-    "SquareElemType",
-    "FreetextElemType",
-    "TextElemType",
-    "LineElemType",
-    "RedactElemType",
-    "RedactTextElemType",
-)
 
 
 def _aim_body(value: Any, document: str, key: str = "") -> Any:
@@ -295,7 +288,7 @@ def _aim_body(value: Any, document: str, key: str = "") -> Any:
         out["minPage"] = 1 + (first - 1) % 2
         out["maxPage"] = max(out["minPage"], 1 + (last - 1) % 2)
     if key == "annotations" and isinstance(out.get("type"), str):
-        out["type"] = "com.example." + _pick(list(KINDS), out["type"])
+        out["type"] = "com.example." + _pick(sorted(KINDS), out["type"])
     if key == "annotations" and type(out.get("page")) is int and out["page"] >= 0:
         out["page"] %= 2
     for name in ("highlightColor", "lowlightColor"):

@@ -129,9 +129,14 @@ def apply_annotations(
         doc.close()
 
 
+def simple_name(type_name: str) -> str:
+    """`com.vendor.viewer.annotation.api.SquareElemType` → `SquareElemType`."""
+    return type_name.rsplit(".", 1)[-1]
+
+
 def kind_name(annotation: Annotation) -> str:
     """The simple type name, whatever package prefix the client sent."""
-    return annotation.kind.rsplit(".", 1)[-1]
+    return simple_name(annotation.kind)
 
 
 # --- plumbing ------------------------------------------------------------------
