@@ -10,7 +10,8 @@ from comparisons.models import ComparisonOrder
 from documents.page_serializers import PositionTextSerializer, position_text
 from documents.pdf.compare import parse_color
 from documents.pdf.types import PositionText, TextChange
-from transformsvc.fields import IdField, iso_ms
+from orders.serializers import OrderProgressSerializer
+from transformsvc.fields import IdField
 
 
 class DifferenceQuerySerializer(serializers.Serializer):
@@ -47,10 +48,8 @@ class ComparisonOrderIdSerializer(serializers.Serializer):
     comparisonOrderId = serializers.DictField(child=serializers.CharField())
 
 
-class ComparisonOrderSerializer(serializers.Serializer):
+class ComparisonOrderSerializer(OrderProgressSerializer):
     comparisonOrderId = serializers.SerializerMethodField()
-    currentState = serializers.CharField(source="state")
-    errorMessage = serializers.CharField(source="error_message", allow_null=True)
     fuzz = serializers.FloatField()
     highlightColor = serializers.CharField(source="highlight_color")
     lowlightColor = serializers.CharField(source="lowlight_color")
@@ -59,19 +58,9 @@ class ComparisonOrderSerializer(serializers.Serializer):
     targetDocumentId = serializers.CharField(
         source="target_document_id", allow_null=True
     )
-    queuedDate = serializers.SerializerMethodField()
-    processedDate = serializers.SerializerMethodField()
-    queuedTime = serializers.IntegerField(source="queued_ms", allow_null=True)
-    processingTime = serializers.IntegerField(source="processing_ms", allow_null=True)
 
     def get_comparisonOrderId(self, order: ComparisonOrder) -> dict[str, str]:  # noqa: N802
         return {"id": order.id}
-
-    def get_queuedDate(self, order: ComparisonOrder) -> str | None:  # noqa: N802
-        return iso_ms(order.queued_at)
-
-    def get_processedDate(self, order: ComparisonOrder) -> str | None:  # noqa: N802
-        return iso_ms(order.processed_at)
 
 
 class FragmentSerializer(serializers.Serializer):

@@ -8,7 +8,7 @@ from django.conf import settings
 from rest_framework import serializers
 
 from documents.models import Document
-from transformsvc.fields import StrictBooleanField, iso_ms
+from transformsvc.fields import MillisecondDateTimeField, StrictBooleanField
 
 
 class UploadQuerySerializer(serializers.Serializer):
@@ -37,10 +37,7 @@ class DocumentSerializer(serializers.Serializer):
     size = serializers.IntegerField()
     sha256 = serializers.CharField()
     pageCount = serializers.IntegerField(source="page_count", allow_null=True)
-    createdDate = serializers.SerializerMethodField()
-
-    def get_createdDate(self, doc: Document) -> str | None:  # noqa: N802
-        return iso_ms(doc.created_at)
+    createdDate = MillisecondDateTimeField(source="created_at")
 
 
 class PageDimensionsSerializer(serializers.Serializer):

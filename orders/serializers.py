@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from orders.annotations import AnnotationSerializer, echo
 from orders.models import TransformationOrder
-from transformsvc.fields import IdField, id_object, iso_ms
+from transformsvc.fields import IdField, MillisecondDateTimeField, id_object
 
 
 class PageSelectionSerializer(serializers.Serializer):
@@ -90,19 +90,24 @@ class TransformationOrderIdSerializer(serializers.Serializer):
     transformationOrderId = OrderIdSerializer()
 
 
-class TransformationOrderSerializer(serializers.Serializer):
+class OrderProgressSerializer(serializers.Serializer):
+    """What every kind of order reports: state, error, dates and times in ms."""
+
+    currentState = serializers.CharField(source="state")
+    errorMessage = serializers.CharField(source="error_message", allow_null=True)
+    queuedDate = MillisecondDateTimeField(source="queued_at")
+    processedDate = MillisecondDateTimeField(source="processed_at")
+    queuedTime = serializers.IntegerField(source="queued_ms", allow_null=True)
+    processingTime = serializers.IntegerField(source="processing_ms", allow_null=True)
+
+
+class TransformationOrderSerializer(OrderProgressSerializer):
     transformationOrderId = serializers.SerializerMethodField()
     transformationDetails = serializers.SerializerMethodField()
-    currentState = serializers.CharField(source="state")
     transformationResultDocumentID = serializers.SerializerMethodField()
     transformationResultDocumentIDs = serializers.SerializerMethodField()
     annotations = serializers.SerializerMethodField()
     format = serializers.CharField()
-    errorMessage = serializers.CharField(source="error_message", allow_null=True)
-    queuedDate = serializers.SerializerMethodField()
-    processedDate = serializers.SerializerMethodField()
-    queuedTime = serializers.IntegerField(source="queued_ms", allow_null=True)
-    processingTime = serializers.IntegerField(source="processing_ms", allow_null=True)
 
     def get_transformationOrderId(self, order: TransformationOrder) -> dict[str, str]:  # noqa: N802
         return {"id": order.id}
@@ -126,12 +131,6 @@ class TransformationOrderSerializer(serializers.Serializer):
 
     def get_annotations(self, order: TransformationOrder) -> dict[str, Any] | None:
         return order.request.get("annotations")
-
-    def get_queuedDate(self, order: TransformationOrder) -> str | None:  # noqa: N802
-        return iso_ms(order.queued_at)
-
-    def get_processedDate(self, order: TransformationOrder) -> str | None:  # noqa: N802
-        return iso_ms(order.processed_at)
 
 
 class TransformationOrderPageSerializer(serializers.Serializer):

@@ -60,6 +60,14 @@ class IdField(serializers.Field):
         return {"id": value}
 
 
+@extend_schema_field({"type": "string", "format": "date-time", "nullable": True})
+class MillisecondDateTimeField(serializers.ReadOnlyField):
+    """A datetime as ISO 8601 with milliseconds and offset (decisions §6), or null."""
+
+    def to_representation(self, value: Any) -> str | None:
+        return iso_ms(value)
+
+
 def id_object(value: str | None) -> dict[str, str] | None:
     return None if value is None else {"id": value}
 
