@@ -40,6 +40,18 @@ def limits() -> dict[str, object]:
     return settings.TRANSFORMSVC
 
 
+class _SpooledFile(File):
+    """A spooled temporary file: the file-system storage moves it into place instead
+    of copying it (remote storages read it as any file)."""
+
+    def __init__(self, fh: BinaryIO, path: Path) -> None:
+        super().__init__(fh, name=path.name)
+        self._path = path
+
+    def temporary_file_path(self) -> str:
+        return str(self._path)
+
+
 @dataclass(frozen=True)
 class Spooled:
     path: Path
@@ -250,7 +262,7 @@ def _store(
         rendition_of=rendition_of,
     )
     with spooled.path.open("rb") as fh:
-        doc.file.save("upload", File(fh), save=False)
+        doc.file.save("upload", _SpooledFile(fh, spooled.path), save=False)
     try:
         with transaction.atomic():
             doc.save(force_insert=True)
@@ -270,7 +282,10 @@ def document_store_result(
     mime_type: str | None = None,
     rendition_of: Document | None = None,
 ) -> Document:
-    """Store a file produced by an order as a Document (layout computed for PDFs)."""
+    """Store a file produced by an order as a Document (layout computed for PDFs).
+
+    The file is moved into storage when the storage is a local folder: `path` may
+    be gone afterwards."""
     digest = hashlib.sha256()
     with path.open("rb") as fh:
         for chunk in read_chunks(fh):

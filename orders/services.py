@@ -205,6 +205,9 @@ def _store(
     title: str | None,
     parent: Document | None = None,
 ) -> Document:
+    """Store an output (moved into storage, so `path` is gone afterwards)."""
+    pdf_fdf = order.format == TransformationOrder.Format.PDF_FDF
+    fdf = engine.fdf_of(path) if pdf_fdf else None  # read before the file moves
     doc = document_services.document_store_result(
         path=path,
         document_id=document_id,
@@ -212,9 +215,9 @@ def _store(
         owner_id=order.owner_id,
         parent=parent,
     )
-    if order.format == TransformationOrder.Format.PDF_FDF:
+    if fdf is not None:
         with document_services.temp_path(".fdf") as fdf_path:
-            fdf_path.write_bytes(engine.fdf_of(path))
+            fdf_path.write_bytes(fdf)
             document_services.document_store_result(
                 path=fdf_path,
                 document_id=new_document_id(),
