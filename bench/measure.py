@@ -32,6 +32,10 @@ class Goal:
         }[self.op]
 
 
+# Scenarios 1-6 of the benchmark's brief: the service within 1.5 times its baseline.
+CLOSE_TO_ENGINE = Goal("ratio", "<=", 1.5)
+
+
 @dataclass
 class Row:
     """One line of the table: medians of the service and of its baseline."""

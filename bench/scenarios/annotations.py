@@ -9,7 +9,7 @@ import pymupdf
 
 from bench.client import PREFIX, element, order_body
 from bench.context import Context, page_count
-from bench.measure import Row, interleaved, median, order_breakdown
+from bench.measure import CLOSE_TO_ENGINE, Row, interleaved, median, order_breakdown
 
 NUMBER = "6"
 KINDS = ("SquareElemType", "LineElemType", "FreetextElemType")
@@ -122,7 +122,7 @@ def run(ctx: Context) -> list[Row]:
             "s",
             median(service_s),
             median(baseline_s),
-            None,
+            CLOSE_TO_ENGINE,
             ctx.runs,
             baseline_label="PyMuPDF add_*_annot + bake + save in-process",
             notes={

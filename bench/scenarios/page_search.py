@@ -11,10 +11,10 @@ import pymupdf
 
 from bench.context import Context
 from bench.inputs import pick_word
-from bench.measure import Goal, Row, interleaved, median, skipped, timed
+from bench.measure import CLOSE_TO_ENGINE, Row, interleaved, median, skipped, timed
 
 NUMBER = "2"
-GOAL = Goal("ratio", "<", 1.5)
+GOAL = CLOSE_TO_ENGINE
 
 
 def run(ctx: Context) -> list[Row]:
