@@ -1,16 +1,20 @@
-"""A client of the REST API, as an application would use it (requests, one session)."""
+"""A client of the REST API on one keep-alive connection (the standard library's
+http.client): the timings are the service's, not a client library's. `requests`
+adds about 0.35 ms per call on this machine, more than a warm page search takes
+inside the service."""
 
 from __future__ import annotations
 
+import http.client
+import json
 import time
 from pathlib import Path
-from typing import Any
-from urllib.parse import quote
-
-import requests
+from typing import Any, BinaryIO
+from urllib.parse import quote, urlencode, urlsplit
 
 OCTET = {"Content-Type": "application/octet-stream"}
 PREFIX = "com.vendor.viewer.annotation.api."
+_CHUNK = 256 * 1024
 
 
 class OrderFailed(RuntimeError):
@@ -18,86 +22,124 @@ class OrderFailed(RuntimeError):
 
 
 class Client:
-    """Calls on one keep-alive session; raises on any answer but 200."""
+    """Calls on one keep-alive connection, reopened when the service closed it;
+    raises on any answer but 200. One client per thread."""
 
     def __init__(self, base: str, timeout: float = 300) -> None:
         self.base = base
         self.timeout = timeout
-        self.http = requests.Session()
+        parts = urlsplit(base)
+        self._host, self._port = parts.hostname or "127.0.0.1", parts.port or 80
+        self._conn: http.client.HTTPConnection | None = None
 
     def close(self) -> None:
-        self.http.close()
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
-    def _check(self, response: requests.Response) -> requests.Response:
-        if response.status_code != 200:
+    def request(
+        self,
+        method: str,
+        path: str,
+        params: dict[str, Any] | None = None,
+        body: bytes | BinaryIO | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> http.client.HTTPResponse:
+        """Send one request; the response, its body not yet read. A connection the
+        service closed between two calls is reopened once (keep-alive timeout)."""
+        url = path + ("?" + urlencode(params) if params else "")
+        sent = dict(headers or {})
+        if isinstance(body, bytes):
+            sent["Content-Length"] = str(len(body))
+        elif body is not None:
+            body.seek(0, 2)
+            sent["Content-Length"] = str(body.tell())
+        for attempt in (1, 2):
+            if self._conn is None:
+                self._conn = http.client.HTTPConnection(
+                    self._host, self._port, timeout=self.timeout, blocksize=_CHUNK
+                )
+            if body is not None and not isinstance(body, bytes):
+                body.seek(0)
+            try:
+                self._conn.request(method, url, body=body, headers=sent)
+                return self._conn.getresponse()
+            except (
+                http.client.RemoteDisconnected,
+                BrokenPipeError,
+                ConnectionResetError,
+            ):
+                self.close()
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def call(self, method: str, path: str, **kwargs: Any) -> Any:
+        """The decoded JSON of a 200 answer."""
+        response = self.request(method, path, **kwargs)
+        data = response.read()
+        if response.status != 200:
             raise RuntimeError(
-                f"{response.request.method} {response.url} answered "
-                f"{response.status_code}: {response.text[:500]}"
+                f"{method} {path} answered {response.status}: {data[:500]!r}"
             )
-        return response
-
-    def _get(self, path: str, **kwargs: Any) -> requests.Response:
-        return self._check(
-            self.http.get(self.base + path, timeout=self.timeout, **kwargs)
-        )
+        return json.loads(data)
 
     def upload(self, data: bytes | Path, title: str | None = None) -> str:
         """POST /documents with the raw bytes (a file is streamed); the new id."""
         params = {"documentTitle": title} if title else None
         if isinstance(data, Path):
             with data.open("rb") as body:
-                response = self.http.post(
-                    self.base + "/documents",
-                    data=body,
-                    params=params,
-                    headers=OCTET,
-                    timeout=self.timeout,
+                answer = self.call(
+                    "POST", "/documents", params=params, body=body, headers=OCTET
                 )
         else:
-            response = self.http.post(
-                self.base + "/documents",
-                data=data,
-                params=params,
-                headers=OCTET,
-                timeout=self.timeout,
+            answer = self.call(
+                "POST", "/documents", params=params, body=data, headers=OCTET
             )
-        return str(self._check(response).json()["id"])
+        return str(answer["id"])
 
     def delete(self, document_id: str) -> None:
-        self._check(
-            self.http.delete(self.base + _doc(document_id), timeout=self.timeout)
-        )
+        self.call("DELETE", _doc(document_id))
 
     def layout(self, document_id: str) -> dict[str, Any]:
-        return dict(self._get(_doc(document_id) + "/layout").json())
+        return dict(self.call("GET", _doc(document_id) + "/layout"))
+
+    def health(self) -> None:
+        self.call("GET", "/health")
 
     def search(self, document_id: str, page: int, text: str) -> list[dict[str, Any]]:
-        response = self._get(
-            f"{_doc(document_id)}/pages/{page}/text", params={"searchText": text}
+        answer = self.call(
+            "GET", f"{_doc(document_id)}/pages/{page}/text", params={"searchText": text}
         )
-        return list(response.json()["searchResults"])
+        return list(answer["searchResults"])
 
     def difference(self, left: str, right: str) -> dict[str, Any]:
         return dict(
-            self._get(
-                "/difference", params={"leftDocumentId": left, "rightDocumentId": right}
-            ).json()
+            self.call(
+                "GET",
+                "/difference",
+                params={"leftDocumentId": left, "rightDocumentId": right},
+            )
         )
 
     def post_order(self, body: dict[str, Any]) -> str:
-        response = self.http.post(
-            self.base + "/transformations", json=body, timeout=self.timeout
+        answer = self.call(
+            "POST",
+            "/transformations",
+            body=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
         )
-        return str(self._check(response).json()["transformationOrderId"]["id"])
+        return str(answer["transformationOrderId"]["id"])
 
     def wait(self, order_id: str, timeout: float = 600) -> dict[str, Any]:
         """Long-poll the order until it is PROCESSED (FAILED raises OrderFailed)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            order = self._get(
+            order = self.call(
+                "GET",
                 f"/transformations/{quote(order_id, safe='')}",
                 params={"timeoutMs": 30000},
-            ).json()
+            )
             if order["currentState"] == "PROCESSED":
                 return dict(order)
             if order["currentState"] == "FAILED":
@@ -106,23 +148,24 @@ class Client:
 
     def download(self, document_id: str, dest: Path | None = None) -> int:
         """GET /file?format=pdf, streamed to `dest` (or dropped); the byte count."""
+        response = self.request(
+            "GET", _doc(document_id) + "/file", params={"format": "pdf"}
+        )
+        if response.status != 200:
+            raise RuntimeError(
+                f"GET {_doc(document_id)}/file answered {response.status}: "
+                f"{response.read()[:500]!r}"
+            )
         size = 0
-        with self.http.get(
-            self.base + _doc(document_id) + "/file",
-            params={"format": "pdf"},
-            stream=True,
-            timeout=self.timeout,
-        ) as response:
-            self._check(response)
-            out = dest.open("wb") if dest else None
-            try:
-                for chunk in response.iter_content(256 * 1024):
-                    size += len(chunk)
-                    if out:
-                        out.write(chunk)
-            finally:
+        out = dest.open("wb") if dest else None
+        try:
+            while chunk := response.read(_CHUNK):
+                size += len(chunk)
                 if out:
-                    out.close()
+                    out.write(chunk)
+        finally:
+            if out:
+                out.close()
         return size
 
     def run_order(
