@@ -170,13 +170,16 @@ Q_CLUSTER: dict[str, object] = {
     "save_limit": 1000,
     "catch_up": False,
     "recycle": 200,
-    "poll": env_float("TRANSFORMSVC_Q_POLL", 0.05),
+    # The database broker is woken by NOTIFY (orders/broker.py): `poll` is only its
+    # longest wait, for retries coming due and while its listener reconnects.
+    "poll": env_float("TRANSFORMSVC_Q_POLL", 0.5),
     "label": "Task queue",
 }
 if os.environ.get("REDIS_URL"):
     Q_CLUSTER["redis"] = os.environ["REDIS_URL"]
 else:
     Q_CLUSTER["orm"] = "default"
+    Q_CLUSTER["broker_class"] = "orders.broker.NotifyingORM"
 if env_bool("TRANSFORMSVC_Q_SYNC", False):
     Q_CLUSTER["sync"] = True
 

@@ -87,3 +87,36 @@ def test_fifty_long_polls_do_not_block_other_requests_and_wake_when_the_order_en
         assert len(answers) == 50
         assert {state for state, _ in answers} == {"PROCESSED"}
         assert max(elapsed for _, elapsed in answers) < 25
+
+
+@pytest.mark.cluster
+@pytest.mark.django_db(transaction=True)
+def test_an_idle_database_broker_is_woken_by_the_enqueue_not_by_its_poll(
+    tmp_path: Path, make_pdf: Callable[..., bytes]
+) -> None:
+    """With a 30 s poll, only the NOTIFY sent on enqueue can start orders at once."""
+    import time
+
+    from orders.models import TransformationOrder
+
+    with live_service(
+        tmp_path / "live", extra_env={"TRANSFORMSVC_Q_POLL": "30"}
+    ) as service:
+        doc = service.post(
+            "/documents",
+            data=make_pdf(2),
+            headers={"Content-Type": "application/octet-stream"},
+        ).json()["id"]
+        order_ids = []
+        for _ in range(3):
+            time.sleep(1.0)  # the cluster goes idle: its pusher waits on the queue
+            order_id = service.post(
+                "/transformations", json=order_body([element(doc, (2, 2))])
+            ).json()["transformationOrderId"]["id"]
+            assert service.wait_until_final(order_id, timeout=20)["currentState"] == (
+                "PROCESSED"
+            )
+            order_ids.append(order_id)
+        for order in TransformationOrder.objects.filter(pk__in=order_ids):
+            waited = (order.started_at - order.queued_at).total_seconds()
+            assert waited < 2.0, f"order queued for {waited:.3f} s"
