@@ -14,3 +14,5 @@ threads = int(os.environ.get("WEB_THREADS", "40"))
 timeout = 120
 graceful_timeout = 10
 accesslog = os.environ.get("ACCESS_LOG", "-")
+# Web workers take database connections from a pool (settings.DB_POOL).
+raw_env = [f"DB_POOL={os.environ.get('DB_POOL', '1')}"]
