@@ -7,11 +7,17 @@ count from 0.
 
 from __future__ import annotations
 
+import gc
+import struct
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import accumulate, chain
+from operator import itemgetter
 
+import numpy as np
+import numpy.typing as npt
 import pymupdf
 
 from documents.pdf import geometry
@@ -26,6 +32,7 @@ _EXTRACT_FLAGS = (
     | pymupdf.TEXT_PRESERVE_WHITESPACE
     | pymupdf.TEXT_MEDIABOX_CLIP
 )
+_mupdf = pymupdf.mupdf
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,15 +80,8 @@ class PageText:
 
 def extract_page(page: pymupdf.Page, page_index: int) -> PageText:
     """The lines (displayed space) and links of `page`, 0-based `page_index`."""
-    transform = geometry.display_transformer(page)
-    visible = page.rect  # the displayed page
-    lines: list[Line] = []
-    text_blocks = page.get_text("rawdict", flags=_EXTRACT_FLAGS)["blocks"]
-    for block_number, block in enumerate(text_blocks):
-        for raw_line in block.get("lines", ()):
-            line = _line(raw_line, block_number, page.rotation, transform, visible)
-            if line is not None:
-                lines.append(line)
+    with _collection_paused():
+        lines = _lines(page)
     starts: list[int] = []
     offset = 0
     for line in lines:
@@ -96,57 +96,183 @@ def extract_page(page: pymupdf.Page, page_index: int) -> PageText:
     )
 
 
+@contextmanager
+def _collection_paused() -> Iterator[None]:
+    """Hold Python's cyclic garbage collector while a page's text is extracted.
+
+    MuPDF's rawdict is a dict and two tuples per character (some 10,000 objects on
+    a manual page), whose allocation triggers collections that walk the young
+    objects and, now and then, every object of the process: a tenth of a cold
+    page's time. They hold no cycles and are freed before the collector is resumed,
+    so nothing is left for it; it is left off if it was.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _lines(page: pymupdf.Page) -> list[Line]:
+    """The visible lines of `page`; MuPDF's rawdict is freed on return."""
+    rotation = page.rotation
+    blocks = page.get_textpage(flags=_EXTRACT_FLAGS).extractRAWDICT()["blocks"]
+    # The page's spans and characters are taken at once, with C-level maps, and their
+    # boxes transformed and tested as one array: a Python step per character cost
+    # more than MuPDF's extraction itself.
+    raw_lines = [raw for block in blocks for raw in block.get("lines", ())]
+    line_blocks = [
+        number for number, block in enumerate(blocks) for _ in block.get("lines", ())
+    ]
+    line_spans = list(map(_line_spans, raw_lines))
+    spans = list(chain.from_iterable(line_spans))
+    span_chars = list(map(_span_chars, spans))
+    # Offset of each span's first character in the page; one past the end last.
+    span_offsets = list(accumulate(map(len, span_chars), initial=0))
+    fonts = _Fonts()
+    span_fonts = list(map(fonts.__getitem__, map(_span_font, spans)))
+    chars = list(chain.from_iterable(span_chars))
+    texts = list(map(_char_text, chars))
+    packed = struct.pack(
+        f"{4 * len(chars)}d", *chain.from_iterable(map(_char_box, chars))
+    )
+    boxes = np.frombuffer(packed, np.float64).reshape(-1, 4)
+    rects = geometry.display_boxes_transformer(page, rotation)(boxes)
+    visible = _visible(rects, page.rect)
+    page_chars = _PageChars(
+        texts=texts,
+        data=rects.tobytes(),
+        keep=None if visible.all() else visible.tolist(),
+        span_offsets=span_offsets,
+        span_fonts=span_fonts,
+    )
+    lines: list[Line] = []
+    first_span = 0
+    for raw, block, own_spans in zip(raw_lines, line_blocks, line_spans, strict=True):
+        end_span = first_span + len(own_spans)
+        line = _line(page_chars, first_span, end_span, block, raw["dir"], rotation)
+        if line is not None:
+            lines.append(line)
+        first_span = end_span
+    return lines
+
+
+_line_spans = itemgetter("spans")
+_span_chars = itemgetter("chars")
+_span_font = itemgetter("font", "size")
+_char_text = itemgetter("c")
+_char_box = itemgetter("bbox")
+_BOX_BYTES = 4 * 8  # one displayed-space box: four float64
+
+
+class _Fonts(dict[tuple[str, float], tuple[str, float]]):
+    """A span's (font, size) → (font without subset prefix, size), made once a page:
+    a page has hundreds of spans in a few fonts."""
+
+    def __missing__(self, key: tuple[str, float]) -> tuple[str, float]:
+        value = (strip_subset_prefix(key[0]), float(key[1]))
+        self[key] = value
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class _PageChars:
+    """Every character of a page in rawdict order, with its span's data."""
+
+    texts: list[str]
+    data: bytes  # displayed-space boxes, 4 float64 per character
+    keep: list[bool] | None  # whether each character is visible; None: all are
+    span_offsets: list[int]  # first character of each span, then the total
+    span_fonts: list[tuple[str, float]]
+
+
+def _visible(rects: geometry.Boxes, page_rect: pymupdf.Rect) -> npt.NDArray[np.bool_]:
+    """Which characters have their centre on the displayed page (in the CropBox):
+    text outside it is not visible, so it must not be found."""
+    with np.errstate(all="ignore"):  # an infinite box has a NaN centre, hidden
+        x = (rects[:, 0] + rects[:, 2]) / 2
+        y = (rects[:, 1] + rects[:, 3]) / 2
+    return (
+        (page_rect.x0 <= x)
+        & (x <= page_rect.x1)
+        & (page_rect.y0 <= y)
+        & (y <= page_rect.y1)
+    )
+
+
 def _line(
-    raw: dict[str, Any],
+    chars: _PageChars,
+    first_span: int,
+    end_span: int,
     block: int,
+    direction: tuple[float, float],
     page_rotation: int,
-    transform: Callable[[Sequence[float]], geometry.RectTuple],
-    visible: pymupdf.Rect,
 ) -> Line | None:
-    chars: list[str] = []
-    rects: array[float] = array("d")
-    span_starts: list[int] = []
-    span_fonts: list[tuple[str, float]] = []
-    left, top, right, bottom = visible.x0, visible.y0, visible.x1, visible.y1
-    for span in raw["spans"]:
-        span_starts.append(len(chars))
-        span_fonts.append((strip_subset_prefix(span["font"]), float(span["size"])))
-        for char in span["chars"]:
-            rect = transform(char["bbox"])
-            # Text outside the CropBox is not visible, so it must not be found.
-            x, y = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
-            if not (left <= x <= right and top <= y <= bottom):
-                continue
-            chars.append(char["c"])
-            rects.extend(rect)
-    if not chars:
-        return None
+    """The spans [first_span, end_span) of the page as a Line, less the characters
+    that are not visible; None when no character is left."""
+    offsets = chars.span_offsets
+    start, end = offsets[first_span], offsets[end_span]
+    keep = chars.keep
+    if keep is None or all(keep[start:end]):
+        if start == end:
+            return None
+        text = "".join(chars.texts[start:end])
+        rects = array("d", chars.data[start * _BOX_BYTES : end * _BOX_BYTES])
+        span_starts = tuple([offset - start for offset in offsets[first_span:end_span]])
+    else:
+        kept: list[str] = []
+        rects = array("d")
+        starts: list[int] = []
+        for span in range(first_span, end_span):
+            starts.append(len(kept))
+            for index in range(offsets[span], offsets[span + 1]):
+                if keep[index]:
+                    kept.append(chars.texts[index])
+                    box = chars.data[index * _BOX_BYTES : (index + 1) * _BOX_BYTES]
+                    rects.frombytes(box)
+        if not kept:
+            return None
+        text = "".join(kept)
+        span_starts = tuple(starts)
     return Line(
-        text="".join(chars),
+        text=text,
         rects=rects,
-        span_starts=tuple(span_starts),
-        span_fonts=tuple(span_fonts),
+        span_starts=span_starts,
+        span_fonts=tuple(chars.span_fonts[first_span:end_span]),
         block=block,
-        rotation=geometry.line_rotation(tuple(raw["dir"]), page_rotation),
+        rotation=geometry.line_rotation(tuple(direction), page_rotation),
     )
 
 
 def _links(page: pymupdf.Page) -> tuple[Link, ...]:
     # page.get_links() resolves named destinations by loading every page of the
-    # document (0.8 s on a 1,158-page manual); resolving each target is ~0.2 ms.
+    # document (0.8 s on a 1,158-page manual); one target takes about 10 µs.
+    # MuPDF's own link list is walked: PyMuPDF's `Link.next` reads the page's
+    # annotation list twice for every link (half the time of a cold page's links).
     links: list[Link] = []
-    link = page.first_link
-    while link is not None:
+    # A page often links twice to one place; each resolution searches the names.
+    targets: dict[str, object] = {}
+    link = _mupdf.fz_load_links(page.this)
+    while link.m_internal:
+        uri = link.uri()
         # Unlike text extraction, MuPDF reports link rectangles already in displayed
         # space (rotation and CropBox applied); a test pins this.
-        position = geometry.rect_to_box(link.rect)
-        if link.uri and link.is_external:
-            links.append(Link(action="URI", destination=link.uri, position=position))
-        elif link.uri:
-            target = page.parent.resolve_link(link.uri)[0]
+        rect = link.rect()
+        position = geometry.rect_to_box(
+            pymupdf.Rect(rect.x0, rect.y0, rect.x1, rect.y1)
+        )
+        if uri and _mupdf.fz_is_external_link(uri):
+            links.append(Link(action="URI", destination=uri, position=position))
+        elif uri:
+            target = targets.get(uri)
+            if target is None:
+                target = targets[uri] = page.parent.resolve_link(uri)[0]
             if isinstance(target, int) and target >= 0:
                 links.append(
                     Link(action="GOTO", destination=str(target), position=position)
                 )
-        link = link.next
+        link = link.next()
     return tuple(links)
