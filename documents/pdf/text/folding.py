@@ -6,7 +6,6 @@ from, so that a match in folded text maps back onto the original.
 
 from __future__ import annotations
 
-import functools
 import unicodedata
 from array import array
 from dataclasses import dataclass
@@ -47,9 +46,12 @@ class Fold:
         return cls(False, not query.accent_sensitive, compose=True)
 
 
-@functools.lru_cache(maxsize=65536)
 def _fold_char(char: str, fold: Fold) -> str:
     """The searchable form of one character (possibly several, possibly none)."""
+    return _table(fold)[char]
+
+
+def _folded_char(char: str, fold: Fold) -> str:
     folded = unicodedata.normalize("NFKD", char)
     if fold.casefold:
         folded = unicodedata.normalize("NFKD", folded.casefold())
@@ -63,15 +65,45 @@ def _fold_char(char: str, fold: Fold) -> str:
     return unicodedata.normalize("NFC", joined) if fold.compose else joined
 
 
+class _FoldTable(dict[str, str]):
+    """Character → its searchable form under one fold, filled as characters are
+    met. A plain dict per fold: a page is some 2,000 look-ups, and a cache keyed by
+    (character, fold) hashed the dataclass in Python for each of them."""
+
+    MAX_ENTRIES = 65536
+
+    def __init__(self, fold: Fold) -> None:
+        super().__init__()
+        self.fold = fold
+
+    def __missing__(self, char: str) -> str:
+        value = _folded_char(char, self.fold)
+        if len(self) < self.MAX_ENTRIES:
+            self[char] = value
+        return value
+
+
+_TABLES: dict[Fold, _FoldTable] = {}  # at most 8: one per combination of options
+
+
+def _table(fold: Fold) -> _FoldTable:
+    table = _TABLES.get(fold)
+    if table is None:
+        table = _TABLES.setdefault(fold, _FoldTable(fold))
+    return table
+
+
 def fold_text(text: str, fold: Fold) -> Folded:
     """`text` folded, whitespace runs made one space, mapped back to `text`."""
+    table = _table(fold)
+    compose = fold.compose
     out: list[str] = []
     origin: array[int] = array("l")
     emits = bytearray(len(text))
     previous_space = True  # leading whitespace never matters
     for index, char in enumerate(text):
-        for part in _fold_char(char, fold):
-            if fold.compose and out and unicodedata.combining(part):
+        for part in table[char]:
+            if compose and out and unicodedata.combining(part):
                 # A mark drawn as its own character ("e" + U+0301) joins its letter.
                 merged = unicodedata.normalize("NFC", out[-1] + part)
                 if len(merged) == 1:
