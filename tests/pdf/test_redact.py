@@ -309,6 +309,38 @@ def test_vector_paths_fully_inside_go_and_crossing_paths_stay(tmp_path: Path) ->
     assert (0.0, 0.0, 1.0) in strokes
 
 
+@pytest.mark.parametrize("touched_line", [False, True])
+def test_text_image_pixels_and_paths_under_one_area_all_go(
+    tmp_path: Path, touched_line: bool
+) -> None:
+    # One area over a line of text, part of an image (1 pt per pixel) and a
+    # square path; with `touched_line`, it also enters the next line by a tenth
+    # of its height, so the text goes by a narrowed area and the rest by the
+    # area as drawn.
+    document = pymupdf.open()
+    page = document.new_page(width=400, height=300)
+    page.insert_text((50, 100), "alpha secret omega", fontsize=12)
+    page.insert_text((50, 215), "kept line", fontsize=12)
+    red = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 100, 150), False)
+    red.set_rect(red.irect, (255, 0, 0))
+    page.insert_image(pymupdf.Rect(200, 80, 300, 230), pixmap=red)
+    page.draw_rect(pymupdf.Rect(210, 150, 230, 170), color=None, fill=(0, 1, 0))
+    kept = line_boxes(page)[1]
+    bottom = kept.y0 + 0.1 * kept.height if touched_line else kept.y0 - 3
+    removed = redact.redact_page(page, [(Box(40, 85, 200, bottom - 85), None)])
+    document.save(tmp_path / "mixed.pdf")
+    assert removed == ["alpha", "secret", "omega"]
+    assert text_lines(tmp_path / "mixed.pdf") == ["kept line"]
+    with pymupdf.open(tmp_path / "mixed.pdf") as result:
+        fills = [d.get("fill") for d in result[0].get_drawings()]
+        pixels = pymupdf.Pixmap(result, result[0].get_images()[0][0])
+    assert (0.0, 1.0, 0.0) not in fills
+    # Pixel (x, y) covers (200 + x, 80 + y) on the page; the area starts at y 85.
+    assert pixels.pixel(20, 10) == pixels.pixel(35, int(bottom) - 85) == (255,) * 3
+    assert pixels.pixel(20, 1) == pixels.pixel(45, 50) == (255, 0, 0)
+    assert pixels.pixel(20, int(bottom) - 75) == (255, 0, 0)
+
+
 @pytest.mark.parametrize(("depth", "survives"), [(0.20, True), (0.30, False)])
 def test_line_entering_the_area_by_less_than_a_quarter_survives(
     tmp_path: Path, depth: float, survives: bool

@@ -7,11 +7,8 @@ count from 0.
 
 from __future__ import annotations
 
-import gc
 import struct
 from array import array
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import accumulate, chain
 from operator import itemgetter
@@ -20,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import pymupdf
 
-from documents.pdf import geometry
+from documents.pdf import collector, geometry
 from documents.pdf.glyphs import strip_subset_prefix
 from documents.pdf.text.folding import Fold, Folded, fold_text
 from documents.pdf.types import Link
@@ -80,7 +77,7 @@ class PageText:
 
 def extract_page(page: pymupdf.Page, page_index: int) -> PageText:
     """The lines (displayed space) and links of `page`, 0-based `page_index`."""
-    with _collection_paused():
+    with collector.paused():
         lines = _lines(page)
     starts: list[int] = []
     offset = 0
@@ -94,26 +91,6 @@ def extract_page(page: pymupdf.Page, page_index: int) -> PageText:
         text=" ".join(line.text for line in lines),
         links=_links(page),
     )
-
-
-@contextmanager
-def _collection_paused() -> Iterator[None]:
-    """Hold Python's cyclic garbage collector while a page's text is extracted.
-
-    MuPDF's rawdict is a dict and two tuples per character (some 10,000 objects on
-    a manual page), whose allocation triggers collections that walk the young
-    objects and, now and then, every object of the process: a tenth of a cold
-    page's time. They hold no cycles and are freed before the collector is resumed,
-    so nothing is left for it; it is left off if it was.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _lines(page: pymupdf.Page) -> list[Line]:
