@@ -17,7 +17,6 @@ from collections.abc import Iterable, Iterator
 import pikepdf
 import pymupdf
 
-from documents.pdf import isolation
 from documents.pdf.types import DocumentInfo, PageLayout, UnsupportedDocument
 
 PDF = "application/pdf"
@@ -45,9 +44,6 @@ _FILTER, _TYPE, _SUBTYPE = (
 )
 _EMBEDDED_FILE, _IMAGE = pikepdf.Name("/EmbeddedFile"), pikepdf.Name("/Image")
 _INFLATE_STEP = 1 << 20
-# Longest time the qpdf checks of one upload may take (the corpus's 1,158-page
-# manual needs 0.2 s); beyond it the file is refused.
-CHECK_SECONDS = 60.0
 
 # Magic numbers, checked against the first bytes of the file (never the name).
 _MAGIC: tuple[tuple[bytes, str], ...] = (
@@ -100,9 +96,8 @@ def inspect_pdf(
     unreadable or password protected, more than `max_pages` pages, a page side
     under `MIN_PAGE_SIDE` or over `MAX_PAGE_SIDE` points, a decompression bomb
     (see `_check_streams`), or a page tree that qpdf reads differently from
-    MuPDF. The qpdf checks run in a child process (`isolation`) while MuPDF
-    reads the pages here. `produced_here`: the file is an output of this engine,
-    written by qpdf or MuPDF from checked sources, so the qpdf checks are skipped.
+    MuPDF. `produced_here`: the file is an output of this engine, written by qpdf
+    or MuPDF from checked sources, so the bomb and page-tree checks are skipped.
     """
     with open_pdf(path) as doc:
         count = doc.page_count
@@ -111,7 +106,6 @@ def inspect_pdf(
             raise UnsupportedDocument(
                 f"the document has {count} pages; the limit is {max_pages}"
             )
-        check = None if produced_here else isolation.Task(qpdf_check, path)
         pages = []
         for number, page in enumerate(doc, start=1):
             rect = page.rect  # CropBox with the rotation applied
@@ -124,14 +118,8 @@ def inspect_pdf(
                 )
             )
         title = (doc.metadata or {}).get("title") or None
-    if check is not None:
-        found = check.result(CHECK_SECONDS)
-        if found != count:
-            raise UnsupportedDocument(
-                f"the PDF is damaged: its page tree reads as {_pages(count)} in one "
-                f"PDF library and {_pages(found)} in another; repair it or save it "
-                "again as PDF, then upload it"
-            )
+    if not produced_here:
+        _check_with_qpdf(path, count)
     return DocumentInfo(mime_type=PDF, pages=tuple(pages), title=title)
 
 
@@ -226,20 +214,26 @@ def _inflate(pieces: Iterable[bytes]) -> Iterator[bytes]:
             return
 
 
-def qpdf_check(path: str) -> int:
-    """The pages qpdf (which orders copy pages with) finds in the file, after
-    refusing decompression bombs. Runs in a child process (see `inspect_pdf`)."""
+def _check_with_qpdf(path: str, count: int) -> None:
+    """One qpdf pass: no decompression bombs, and qpdf (which orders copy pages
+    with) must find the pages the layout shows."""
     try:
         with pikepdf.open(path) as pdf:
             found = len(pdf.pages)
-            _check_streams(pdf, os.path.getsize(path))
+            if found == count:
+                _check_streams(pdf, os.path.getsize(path))
     except (pikepdf.PdfError, pikepdf.PasswordError) as exc:
         detail = str(exc).replace(path, "the file")
         raise UnsupportedDocument(
             f"the PDF is too damaged to be processed ({detail}); "
             "repair it or save it again as PDF, then upload it"
-        ) from None
-    return found
+        ) from exc
+    if found != count:
+        raise UnsupportedDocument(
+            f"the PDF is damaged: its page tree reads as {_pages(count)} in one "
+            f"PDF library and {_pages(found)} in another; repair it or save it "
+            "again as PDF, then upload it"
+        )
 
 
 def _pages(count: int) -> str:
