@@ -182,6 +182,9 @@ Q_CLUSTER: dict[str, object] = {
     "save_limit": 1000,
     "catch_up": False,
     "recycle": 200,
+    # A worker whose peak memory passed this (a huge document) is replaced after
+    # its task, so the memory goes back to the system instead of staying mapped.
+    "max_rss": env_int("TRANSFORMSVC_WORKER_MAX_RSS_MB", 1024) * 1024,  # KiB
     # The database broker is woken by NOTIFY (orders/broker.py): `poll` is only its
     # longest wait, for retries coming due and while its listener reconnects.
     "poll": env_float("TRANSFORMSVC_Q_POLL", 0.5),
