@@ -120,3 +120,29 @@ def test_an_idle_database_broker_is_woken_by_the_enqueue_not_by_its_poll(
         for order in TransformationOrder.objects.filter(pk__in=order_ids):
             waited = (order.started_at - order.queued_at).total_seconds()
             assert waited < 2.0, f"order queued for {waited:.3f} s"
+
+
+@pytest.mark.cluster
+@pytest.mark.django_db(transaction=True)
+def test_workers_over_their_memory_limit_are_replaced_without_losing_orders(
+    tmp_path: Path, make_pdf: Callable[..., bytes]
+) -> None:
+    """A 1 MB limit: every worker passes it, so each is replaced after each order."""
+    with live_service(
+        tmp_path / "live", extra_env={"TRANSFORMSVC_WORKER_MAX_RSS_MB": "1"}
+    ) as service:
+        doc = service.post(
+            "/documents",
+            data=make_pdf(2),
+            headers={"Content-Type": "application/octet-stream"},
+        ).json()["id"]
+        order_ids = [
+            service.post(
+                "/transformations", json=order_body([element(doc, (2, 2))])
+            ).json()["transformationOrderId"]["id"]
+            for _ in range(4)
+        ]
+        finals = [service.wait_until_final(order_id) for order_id in order_ids]
+        assert [final["currentState"] for final in finals] == ["PROCESSED"] * 4
+    log = (tmp_path / "live" / "worker.log").read_text(errors="replace")
+    assert log.count("recycled worker") >= 3, log[-2000:]
