@@ -19,6 +19,8 @@ from django.utils import timezone
 from django_q.brokers.orm import ORM
 from django_q.conf import Conf
 
+from orders.notify import listening_connection
+
 logger = logging.getLogger(__name__)
 
 CHANNEL = "transformsvc_queue"
@@ -68,23 +70,15 @@ class NotifyingORM(ORM):
         """The LISTEN connection, (re)opened when needed; None when it cannot be."""
         if self._listening is not None and not self._listening.closed:
             return self._listening
-        connection = connections[Conf.ORM]
-        if connection.vendor != "postgresql":
+        if connections[Conf.ORM].vendor != "postgresql":
             return None
-        import psycopg
-
-        params = connection.get_connection_params()
-        keep = ("dbname", "user", "password", "host", "port", "sslmode")
         try:
-            self._listening = psycopg.connect(
-                autocommit=True, **{k: v for k, v in params.items() if k in keep}
-            )
-            self._listening.execute(f"LISTEN {CHANNEL}")
+            self._listening = listening_connection(CHANNEL, Conf.ORM)
         except Exception:
             logger.warning(
                 "queue listener cannot connect; polling every %s s", Conf.POLL
             )
-            self._close()
+            self._listening = None
         return self._listening
 
     def _wait(self, listening: Any) -> None:

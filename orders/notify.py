@@ -11,9 +11,9 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from django.db import connection
+from django.db import connection, connections
 
 from orders.states import FINAL_STATES
 
@@ -31,6 +31,24 @@ def notify_final(order_id: str) -> None:
         return
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, order_id])
+
+
+def listening_connection(channel: str, alias: str = "default") -> Any:
+    """A new autocommit psycopg connection to the database of `alias`, listening on
+    `channel` (its own: Django's connections come and go with requests)."""
+    import psycopg
+
+    params = connections[alias].get_connection_params()
+    keep = ("dbname", "user", "password", "host", "port", "sslmode")
+    conn = psycopg.connect(
+        autocommit=True, **{k: v for k, v in params.items() if k in keep}
+    )
+    try:
+        conn.execute(f"LISTEN {channel}")
+    except Exception:
+        conn.close()
+        raise
+    return conn
 
 
 class Listener:
@@ -66,9 +84,8 @@ class Listener:
             return
         with self._lock:
             if self._thread is None:
-                params = connection.get_connection_params()
                 self._thread = threading.Thread(
-                    target=self._run, args=(params,), name="order-listener", daemon=True
+                    target=self._run, name="order-listener", daemon=True
                 )
                 self._thread.start()
 
@@ -83,18 +100,10 @@ class Listener:
             self._thread = None
             self._stop.clear()
 
-    def _run(self, params: dict[str, object]) -> None:
-        import psycopg
-
-        conn_params = {
-            k: v
-            for k, v in params.items()
-            if k in ("dbname", "user", "password", "host", "port", "sslmode")
-        }
+    def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                with psycopg.connect(autocommit=True, **conn_params) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
+                with listening_connection(CHANNEL) as conn:
                     self.listening.set()
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=1.0):
