@@ -15,6 +15,8 @@ from urllib.parse import quote, urlencode, urlsplit
 OCTET = {"Content-Type": "application/octet-stream"}
 PREFIX = "com.vendor.viewer.annotation.api."
 _CHUNK = 256 * 1024
+# gunicorn closes a keep-alive connection idle for 2 s (its `keepalive`).
+_IDLE_SECONDS = 1.0
 
 
 class OrderFailed(RuntimeError):
@@ -31,6 +33,7 @@ class Client:
         parts = urlsplit(base)
         self._host, self._port = parts.hostname or "127.0.0.1", parts.port or 80
         self._conn: http.client.HTTPConnection | None = None
+        self._last_used = 0.0
 
     def close(self) -> None:
         if self._conn is not None:
@@ -45,8 +48,12 @@ class Client:
         body: bytes | BinaryIO | None = None,
         headers: dict[str, str] | None = None,
     ) -> http.client.HTTPResponse:
-        """Send one request; the response, its body not yet read. A connection the
-        service closed between two calls is reopened once (keep-alive timeout)."""
+        """Send one request; the response, its body not yet read.
+
+        A connection idle for longer than the service keeps it open is replaced
+        before use; a GET or DELETE that finds its connection closed anyway is
+        sent again once on a new one (never a POST, which may have been received).
+        """
         url = path + ("?" + urlencode(params) if params else "")
         sent = dict(headers or {})
         if isinstance(body, bytes):
@@ -54,7 +61,10 @@ class Client:
         elif body is not None:
             body.seek(0, 2)
             sent["Content-Length"] = str(body.tell())
-        for attempt in (1, 2):
+        if time.monotonic() - self._last_used > _IDLE_SECONDS:
+            self.close()
+        attempts = 2 if method in ("GET", "DELETE") else 1
+        for attempt in range(1, attempts + 1):
             if self._conn is None:
                 self._conn = http.client.HTTPConnection(
                     self._host, self._port, timeout=self.timeout, blocksize=_CHUNK
@@ -63,15 +73,18 @@ class Client:
                 body.seek(0)
             try:
                 self._conn.request(method, url, body=body, headers=sent)
-                return self._conn.getresponse()
+                response = self._conn.getresponse()
             except (
                 http.client.RemoteDisconnected,
                 BrokenPipeError,
                 ConnectionResetError,
             ):
                 self.close()
-                if attempt == 2:
+                if attempt == attempts:
                     raise
+                continue
+            self._last_used = time.monotonic()
+            return response
         raise AssertionError("unreachable")
 
     def call(self, method: str, path: str, **kwargs: Any) -> Any:
@@ -163,6 +176,9 @@ class Client:
                 size += len(chunk)
                 if out:
                     out.write(chunk)
+        except BaseException:
+            self.close()  # the rest of the body is still on the connection
+            raise
         finally:
             if out:
                 out.close()

@@ -24,12 +24,14 @@ from orders.notify import listening_connection
 logger = logging.getLogger(__name__)
 
 CHANNEL = "transformsvc_queue"
+RECONNECT_SECONDS = 10.0
 
 
 class NotifyingORM(ORM):
     def __init__(self, list_key: str | None = None) -> None:
         super().__init__(list_key=list_key)
         self._listening: Any = None  # a psycopg connection, opened by dequeue
+        self._next_attempt = 0.0  # monotonic time before which no reconnect is tried
 
     def enqueue(self, task: Any) -> Any:
         package_id = super().enqueue(task)
@@ -67,18 +69,24 @@ class NotifyingORM(ORM):
         return None
 
     def _listen(self) -> Any:
-        """The LISTEN connection, (re)opened when needed; None when it cannot be."""
+        """The LISTEN connection, (re)opened when needed; None when it cannot be
+        (then the broker polls, and tries again after `RECONNECT_SECONDS`)."""
         if self._listening is not None and not self._listening.closed:
             return self._listening
         if connections[Conf.ORM].vendor != "postgresql":
+            return None
+        if time.monotonic() < self._next_attempt:
             return None
         try:
             self._listening = listening_connection(CHANNEL, Conf.ORM)
         except Exception:
             logger.warning(
-                "queue listener cannot connect; polling every %s s", Conf.POLL
+                "queue listener cannot connect; polling every %s s for %s s",
+                Conf.POLL,
+                RECONNECT_SECONDS,
             )
             self._listening = None
+            self._next_attempt = time.monotonic() + RECONNECT_SECONDS
         return self._listening
 
     def _wait(self, listening: Any) -> None:

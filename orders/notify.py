@@ -33,16 +33,29 @@ def notify_final(order_id: str) -> None:
         cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, order_id])
 
 
+# Keys of Django's connection parameters that are its own, not libpq's (sslmode,
+# sslrootcert, options, connect_timeout, service... all pass through).
+_DJANGO_ONLY = frozenset(
+    {
+        "cursor_factory",
+        "context",
+        "prepare_threshold",
+        "pool",
+        "server_side_binding",
+        "isolation_level",
+        "assume_role",
+    }
+)
+
+
 def listening_connection(channel: str, alias: str = "default") -> Any:
     """A new autocommit psycopg connection to the database of `alias`, listening on
     `channel` (its own: Django's connections come and go with requests)."""
     import psycopg
 
     params = connections[alias].get_connection_params()
-    keep = ("dbname", "user", "password", "host", "port", "sslmode")
-    conn = psycopg.connect(
-        autocommit=True, **{k: v for k, v in params.items() if k in keep}
-    )
+    libpq = {k: v for k, v in params.items() if k not in _DJANGO_ONLY}
+    conn = psycopg.connect(autocommit=True, **libpq)
     try:
         conn.execute(f"LISTEN {channel}")
     except Exception:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import dj_database_url
@@ -100,16 +101,22 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-if env_bool("DB_POOL", False) and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+_POOLED = (
+    env_bool("DB_POOL", False)
+    and DATABASES["default"]["ENGINE"].endswith("postgresql")
+    and sys.argv[1:2] != ["qcluster"]
+)
+if _POOLED:
     # A connection pool per web process (gunicorn_conf.py turns it on): a long
     # poll gives its connection back while it waits and takes one again, checked,
     # when the order ends, instead of opening a new one (3 ms of PostgreSQL fork).
-    # Not in qcluster: a pool must not be carried across its worker forks. Django
+    # Never in qcluster: a pool must not be carried across its worker forks. Django
     # checks each connection taken from the pool (CONN_HEALTH_CHECKS above).
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    _pool_size = max(1, env_int("DB_POOL_SIZE", env_int("WEB_THREADS", 40)))
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 2,
-        "max_size": env_int("DB_POOL_SIZE", env_int("WEB_THREADS", 40)),
+        "min_size": min(2, _pool_size),
+        "max_size": _pool_size,
         "timeout": 30,
     }
 
@@ -185,9 +192,13 @@ Q_CLUSTER: dict[str, object] = {
     # A worker whose peak memory passed this (a huge document) is replaced after
     # its task, so the memory goes back to the system instead of staying mapped.
     "max_rss": env_int("TRANSFORMSVC_WORKER_MAX_RSS_MB", 1024) * 1024,  # KiB
-    # The database broker is woken by NOTIFY (orders/broker.py): `poll` is only its
-    # longest wait, for retries coming due and while its listener reconnects.
-    "poll": env_float("TRANSFORMSVC_Q_POLL", 0.5),
+    # On PostgreSQL the database broker is woken by NOTIFY (orders/broker.py), so
+    # `poll` is only its longest wait, for retries coming due and while its listener
+    # reconnects; on other databases it polls.
+    "poll": env_float(
+        "TRANSFORMSVC_Q_POLL",
+        0.5 if DATABASES["default"]["ENGINE"].endswith("postgresql") else 0.05,
+    ),
     "label": "Task queue",
 }
 if os.environ.get("REDIS_URL"):

@@ -115,7 +115,8 @@ def _idle_latencies(
     for n in range(count):
         order = ctx.client.run_order(bodies[n % len(bodies)])
         latencies.append(float(order["queuedTime"]))
-        # A pause puts the next order at a random moment of the broker's poll cycle.
+        # Varied pauses: the next order finds the broker idle at a varied moment
+        # (waiting on NOTIFY, or on Redis's blocking pop).
         time.sleep(0.03 + 0.011 * (n % 7))
     return latencies
 

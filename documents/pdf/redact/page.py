@@ -288,8 +288,9 @@ def _apply(
 ) -> None:
     """Redact `rects`: text, and/or image pixels and the paths they cover.
 
-    MuPDF is called directly: PyMuPDF's `apply_redactions` only adds a scan of
-    the page's annotations and an empty overlay when no redaction has a fill.
+    MuPDF is called directly: PyMuPDF's `apply_redactions` adds a scan of the
+    page's annotations and an overlay step that has nothing to draw here (no
+    redaction has a fill; `_fill` paints the areas).
     """
     if not rects:
         return
