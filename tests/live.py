@@ -60,6 +60,22 @@ class LiveService:
     def post(self, path: str, **kwargs: Any) -> requests.Response:
         return requests.post(self.base + path, timeout=30, **kwargs)
 
+    def upload(self, data: bytes) -> str:
+        """POST the bytes as a document; its id."""
+        response = self.post(
+            "/documents",
+            data=data,
+            headers={"Content-Type": "application/octet-stream"},
+        )
+        assert response.status_code == 200, response.text
+        return str(response.json()["id"])
+
+    def post_order(self, body: dict[str, Any]) -> str:
+        """POST a transformation order; its id."""
+        response = self.post("/transformations", json=body)
+        assert response.status_code == 200, response.text
+        return str(response.json()["transformationOrderId"]["id"])
+
     def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
         proc = _spawn(
             [sys.executable, "manage.py", "qcluster"], self.env, self.logs, name

@@ -17,20 +17,11 @@ def test_orders_run_on_a_real_qcluster_and_the_worker_reports_ready(
     tmp_path: Path, make_pdf: Callable[..., bytes]
 ) -> None:
     with live_service(tmp_path / "live") as service:
-        uploads = [
-            service.post(
-                "/documents",
-                data=make_pdf(5, prefix=f"doc{n} page"),
-                headers={"Content-Type": "application/octet-stream"},
-            )
-            for n in range(2)
-        ]
-        a, b = (u.json()["id"] for u in uploads)
+        a, b = (service.upload(make_pdf(5, prefix=f"doc{n} page")) for n in range(2))
         order_ids = [
-            service.post(
-                "/transformations",
-                json=order_body([element(a, (5, 5), (1, 1)), element(b, (2, 2))]),
-            ).json()["transformationOrderId"]["id"]
+            service.post_order(
+                order_body([element(a, (5, 5), (1, 1)), element(b, (2, 2))])
+            )
             for _ in range(3)
         ]
         finals = [service.wait_until_final(order_id) for order_id in order_ids]
@@ -54,14 +45,8 @@ def test_fifty_long_polls_do_not_block_other_requests_and_wake_when_the_order_en
     import time
 
     with live_service(tmp_path / "live", start_worker=False, threads=64) as service:
-        doc = service.post(
-            "/documents",
-            data=make_pdf(3),
-            headers={"Content-Type": "application/octet-stream"},
-        ).json()["id"]
-        order_id = service.post(
-            "/transformations", json=order_body([element(doc, (1, 3))])
-        ).json()["transformationOrderId"]["id"]
+        doc = service.upload(make_pdf(3))
+        order_id = service.post_order(order_body([element(doc, (1, 3))]))
         answers: list[tuple[str, float]] = []
 
         def wait() -> None:
@@ -103,17 +88,11 @@ def test_an_idle_database_broker_is_woken_by_the_enqueue_not_by_its_poll(
     with live_service(
         tmp_path / "live", extra_env={"TRANSFORMSVC_Q_POLL": "8"}
     ) as service:
-        doc = service.post(
-            "/documents",
-            data=make_pdf(2),
-            headers={"Content-Type": "application/octet-stream"},
-        ).json()["id"]
+        doc = service.upload(make_pdf(2))
         order_ids = []
         for _ in range(3):
             time.sleep(1.0)  # the cluster goes idle: its pusher waits on the queue
-            order_id = service.post(
-                "/transformations", json=order_body([element(doc, (2, 2))])
-            ).json()["transformationOrderId"]["id"]
+            order_id = service.post_order(order_body([element(doc, (2, 2))]))
             assert service.wait_until_final(order_id, timeout=20)["currentState"] == (
                 "PROCESSED"
             )
@@ -132,16 +111,9 @@ def test_workers_over_their_memory_limit_are_replaced_without_losing_orders(
     with live_service(
         tmp_path / "live", extra_env={"TRANSFORMSVC_WORKER_MAX_RSS_MB": "1"}
     ) as service:
-        doc = service.post(
-            "/documents",
-            data=make_pdf(2),
-            headers={"Content-Type": "application/octet-stream"},
-        ).json()["id"]
+        doc = service.upload(make_pdf(2))
         order_ids = [
-            service.post(
-                "/transformations", json=order_body([element(doc, (2, 2))])
-            ).json()["transformationOrderId"]["id"]
-            for _ in range(4)
+            service.post_order(order_body([element(doc, (2, 2))])) for _ in range(4)
         ]
         finals = [service.wait_until_final(order_id) for order_id in order_ids]
         assert [final["currentState"] for final in finals] == ["PROCESSED"] * 4
