@@ -122,3 +122,22 @@ def _fdf_file(annotations: list[bytes], file_name: str | None) -> bytes:
     out += f"trailer\n<</Root 1 0 R /Size {len(bodies) + 1}>>\n".encode()
     out += f"startxref\n{xref_at}\n%%EOF\n".encode()
     return bytes(out)
+
+
+def fdf_file(
+    annotations: list[pikepdf.Dictionary], *, file_name: str | None = None
+) -> bytes:
+    """An FDF 1.2 file of annotation dictionaries given directly (each with its
+    0-based `/Page`), e.g. read from XFDF; values are written as direct objects."""
+    bodies = []
+    for annot in annotations:
+        page = int(annot.get("/Page", 0))
+        entries = [b"/Page " + str(page).encode()]
+        for key in sorted(annot.keys()):
+            if key == "/Page":
+                continue
+            value = _value(annot[key], 0)
+            if value is not None:
+                entries.append(_name(key) + b" " + value)
+        bodies.append(b"<<" + b" ".join(entries) + b">>")
+    return _fdf_file(bodies, file_name)

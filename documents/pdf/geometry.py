@@ -60,6 +60,18 @@ def pdf_rect_to_display(page: pymupdf.Page, rect: pymupdf.Rect) -> Box:
     return rect_to_box(page_rect_to_display(page, page_rect))
 
 
+def display_to_pdf_matrix(page: pymupdf.Page) -> pymupdf.Matrix:
+    """The matrix taking displayed-space points to PDF user space.
+
+    For content written into the page (e.g. an OCR text layer after a `cm`): the
+    inverse of what a viewer applies, /Rotate and the CropBox offset included, so
+    that what is drawn at a displayed position shows there. Rects through it
+    equal `display_to_pdf_rect`.
+    """
+    left, top = _crop_origin(page)
+    return page.derotation_matrix * pymupdf.Matrix(1, 0, 0, -1, left, top)
+
+
 def _crop_origin(page: pymupdf.Page) -> tuple[float, float]:
     """PDF coordinates of the CropBox's left and top edges."""
     return page.cropbox.x0, page.mediabox.y1 - page.cropbox.y0
@@ -137,15 +149,6 @@ def _ordered(left: Boxes, top: Boxes, right: Boxes, bottom: Boxes) -> Boxes:
     out[:, 2] = np.where(right > left, right, left)
     out[:, 3] = np.where(bottom > top, bottom, top)
     return out
-
-
-def display_matrix(page: pymupdf.Page) -> pymupdf.Matrix:
-    """The matrix of `page_rect_to_display`, to transform many rectangles at once.
-
-    Note: PyMuPDF gives link rectangles (`Link.rect`, `get_links()["from"]`) in
-    displayed space already; only text and drawings need this matrix.
-    """
-    return page.rotation_matrix
 
 
 def line_rotation(direction: tuple[float, float], page_rotation: int) -> int:

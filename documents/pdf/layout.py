@@ -59,13 +59,15 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
 def sniff(head: bytes) -> str | None:
     """MIME type from the first bytes of a file, or None when unknown.
 
-    A PDF header may follow some junk (up to 1 KiB), as readers accept it.
+    A PDF header may follow some junk (up to 1 KiB), as readers accept it, but a
+    magic number at the start wins: a ZIP whose first entry is a stored PDF holds
+    "%PDF-" in its first kilobyte too.
     """
-    if b"%PDF-" in head[:1024]:
-        return PDF
     for magic, mime in _MAGIC:
         if head.startswith(magic):
             return mime
+    if b"%PDF-" in head[:1024]:
+        return PDF
     return None
 
 
@@ -87,7 +89,11 @@ def open_pdf(path: str) -> pymupdf.Document:
 
 
 def inspect_pdf(
-    path: str, *, max_pages: int | None = None, produced_here: bool = False
+    path: str,
+    *,
+    max_pages: int | None = None,
+    produced_here: bool = False,
+    find_scans: bool = False,
 ) -> DocumentInfo:
     """Page sizes as displayed (CropBox, /Rotate applied, truncated) and rotations.
 
@@ -98,6 +104,8 @@ def inspect_pdf(
     (see `_check_streams`), or a page tree that qpdf reads differently from
     MuPDF. `produced_here`: the file is an output of this engine, written by qpdf
     or MuPDF from checked sources, so the bomb and page-tree checks are skipped.
+    `find_scans`: also list the pages that may be scans to recognise: images and
+    no font in their resources (a quick look; the OCR engine decides per page).
     """
     with open_pdf(path) as doc:
         count = doc.page_count
@@ -107,7 +115,10 @@ def inspect_pdf(
                 f"the document has {count} pages; the limit is {max_pages}"
             )
         pages = []
+        scans = []
         for number, page in enumerate(doc, start=1):
+            if find_scans and page.get_images() and not page.get_fonts():
+                scans.append(number - 1)
             rect = page.rect  # CropBox with the rotation applied
             _check_page_size(number, rect.width, rect.height)
             pages.append(
@@ -120,7 +131,9 @@ def inspect_pdf(
         title = (doc.metadata or {}).get("title") or None
     if not produced_here:
         _check_with_qpdf(path, count)
-    return DocumentInfo(mime_type=PDF, pages=tuple(pages), title=title)
+    return DocumentInfo(
+        mime_type=PDF, pages=tuple(pages), title=title, scans=tuple(scans)
+    )
 
 
 def _check_page_size(number: int, width: float, height: float) -> None:

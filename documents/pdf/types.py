@@ -8,9 +8,22 @@ from dataclasses import dataclass, field
 class EngineError(Exception):
     """A failure a user can act on; the message is shown as `errorMessage`."""
 
+    # The service layer shows the messages of such errors to users (it tells them
+    # apart by this flag, so that it need not import the engine).
+    user_facing = True
+
 
 class UnsupportedDocument(EngineError):
     """The bytes are not a document the engine can open (→ 415 at upload)."""
+
+
+class RedactionLeak(EngineError):
+    """A redacted word was found again in the written output: it is not delivered.
+
+    The message names the page (counted from 1, as a user reads it), never the
+    word nor a file path: an error message is shown and logged where the secret
+    must not go.
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +65,12 @@ class PageLayout:
 
 @dataclass(frozen=True, slots=True)
 class DocumentInfo:
+    """`scans`: 0-based pages that look scanned (images, no font), when asked for."""
+
     mime_type: str
     pages: tuple[PageLayout, ...]
     title: str | None = None
+    scans: tuple[int, ...] = ()
 
     @property
     def page_count(self) -> int:
@@ -120,10 +136,6 @@ class Annotation:
     tail: str | None = None
     default_appearance: str | None = None
 
-    @property
-    def is_redaction(self) -> bool:
-        return self.kind in ("RedactElemType", "RedactTextElemType")
-
 
 @dataclass(frozen=True, slots=True)
 class Placement:
@@ -131,6 +143,21 @@ class Placement:
 
     page: int
     annotation: Annotation
+
+
+@dataclass(frozen=True, slots=True)
+class AnnotationReport:
+    """What `apply_annotations` did that its caller must know.
+
+    `removed_words`: the text redaction removed (each run of glyphs under an
+    area, split at white space and punctuation), in page order without repeats.
+    `redaction_verified`: True when the written output was read back and no
+    removed word was found where it must not be; None when nothing was redacted.
+    (A failed verification raises `RedactionLeak` instead of returning.)
+    """
+
+    removed_words: tuple[str, ...] = ()
+    redaction_verified: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -342,10 +342,10 @@ def test_rotation_and_boxes_inherited_from_the_page_tree_survive(
 
     assemble([SourceElement("i", source, (PageRange(2, 2), PageRange(1, 1)))], out)
 
-    for page in _geometry(out):
-        assert page["rot"] == "90"
-        assert page["MediaBox"] == "0.00 0.00 500.00 400.00"
-        assert page["CropBox"] == "50.00 40.00 450.00 360.00"
+    for shown in _geometry(out):
+        assert shown["rot"] == "90"
+        assert shown["MediaBox"] == "0.00 0.00 500.00 400.00"
+        assert shown["CropBox"] == "50.00 40.00 450.00 360.00"
     _qpdf_check(out)
 
 
@@ -458,10 +458,10 @@ def test_a_repeated_page_gets_its_own_annotations(tmp_path: Path) -> None:
 
     with pikepdf.open(out) as pdf:
         seen = set()
-        for page in pdf.pages:
-            annots = {a.Subtype: a for a in page.obj.Annots}
+        for copy in pdf.pages:
+            annots = {a.Subtype: a for a in copy.obj.Annots}
             text, popup = annots[pikepdf.Name.Text], annots[pikepdf.Name.Popup]
-            assert text.P.objgen == page.obj.objgen
+            assert text.P.objgen == copy.obj.objgen
             assert text.Popup.objgen == popup.objgen
             assert popup.Parent.objgen == text.objgen
             seen |= {text.objgen, popup.objgen}
@@ -477,7 +477,7 @@ def test_form_fields_stay_fields_and_repeats_get_their_own_names(
     page = doc.new_page()
     widget = pymupdf.Widget()
     widget.field_name = "name"
-    widget.field_type = pymupdf.PDF_WIDGET_TYPE_TEXT
+    widget.field_type = pymupdf.mupdf.PDF_WIDGET_TYPE_TEXT
     widget.rect = pymupdf.Rect(100, 100, 300, 130)
     widget.field_value = "Alice"
     page.add_widget(widget)
@@ -671,3 +671,39 @@ def test_the_outline_of_a_manual_is_pruned_to_the_pages_taken(
     with pymupdf.open(out) as pdf:
         assert pdf.get_toc() == expected
     assert len(expected) > 20
+
+
+def test_a_field_keeps_only_its_widgets_on_copied_pages(tmp_path: Path) -> None:
+    # One text field, one widget on each of two pages, both showing its value:
+    # copying page 1 alone must not bring page 2's widget along in /AcroForm.
+    from tests.pdf.redaction.build_forms import multi_page_field
+
+    case = multi_page_field(tmp_path / "field.pdf")
+    out = tmp_path / "out.pdf"
+    assemble([SourceElement("d", str(case.path), (PageRange(1, 1),))], str(out))
+    with pikepdf.open(out) as pdf:
+        on_page = {annot.objgen for annot in pdf.pages[0].Annots}
+        [field] = pdf.Root.AcroForm.Fields
+        assert [kid.objgen for kid in field.Kids] == sorted(on_page)
+        widgets = [
+            obj
+            for obj in pdf.objects
+            if isinstance(obj, pikepdf.Dictionary) and obj.get("/Subtype") == "/Widget"
+        ]
+        assert len(widgets) == 1
+    _qpdf_check(str(out))
+
+
+def test_hidden_layers_stay_hidden(tmp_path: Path) -> None:
+    from tests.pdf.redaction.build_files import optional_content
+
+    case = optional_content(tmp_path / "layers.pdf")
+    out = tmp_path / "out.pdf"
+    elements = [SourceElement(key, str(case.path)) for key in ("a", "b")]
+    assemble(elements, str(out))
+    assert "hiddenword" not in " ".join(_texts(str(out)))
+    assert "Alpha" in _texts(str(out))[1]
+    with pikepdf.open(out) as pdf:
+        properties = pdf.Root.OCProperties
+        assert [str(layer.Name) for layer in properties.D.OFF] == ["Draft"]
+        assert len(properties.OCGs) == 1

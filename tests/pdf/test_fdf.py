@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 import pymupdf
@@ -40,7 +41,7 @@ def parse_fdf(data: bytes) -> dict[int, pikepdf.Object]:
     }
 
 
-def annotations_of(data: bytes) -> list[pikepdf.Dictionary]:
+def annotations_of(data: bytes) -> list[Any]:
     objects = parse_fdf(data)
     refs = objects[1].FDF.Annots
     return [objects[int(ref)] for ref in refs]
@@ -61,7 +62,7 @@ def live_pdf(tmp_path: Path) -> Path:
         page.set_rotation(rotation)
     document.save(tmp_path / "source.pdf")
 
-    def on(page: int, kind: str, name: str, **fields: object) -> Placement:
+    def on(page: int, kind: str, name: str, **fields: Any) -> Placement:
         return Placement(
             page,
             Annotation(

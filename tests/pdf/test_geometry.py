@@ -71,3 +71,23 @@ def test_line_rotation_is_the_direction_on_the_displayed_page(
     direction: tuple[float, float], page_rotation: int, expected: int
 ) -> None:
     assert geometry.line_rotation(direction, page_rotation) == expected
+
+
+@pytest.mark.parametrize(
+    ("mediabox", "cropbox", "rotate"),
+    [
+        ([0, 0, 600, 800], [0, 0, 600, 800], 0),
+        ([10, 20, 610, 820], [40, 50, 500, 700], 90),
+        ([0, 0, 600, 800], [20, 30, 280, 470], 180),
+        ([0, 0, 600, 800], [20, 30, 280, 470], 270),
+    ],
+)
+def test_display_to_pdf_matrix_agrees_with_display_to_pdf_rect(
+    mediabox: list[float], cropbox: list[float], rotate: int
+) -> None:
+    page = page_with(mediabox, cropbox, rotate)[0]
+    box = Box(10, 20, 30, 40)
+    corners = pymupdf.Rect(10, 20, 40, 60) * geometry.display_to_pdf_matrix(page)
+    assert tuple(corners) == pytest.approx(
+        tuple(geometry.display_to_pdf_rect(page, box)), abs=1e-6
+    )

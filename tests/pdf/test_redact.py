@@ -87,6 +87,27 @@ def zone(page: int, box: Box, colour: Rgb | None = None) -> Placement:
     )
 
 
+def texts(removed: Sequence[redact.Removed]) -> list[str]:
+    return [run.text for run in removed]
+
+
+def glyph_tokens(page: pymupdf.Page) -> list[list[tuple[str, int, int]]]:
+    """The page's white-space tokens, each a list of glyphs (char, origin x and y
+    in hundredths of a point): a glyph keeps its origin when others go."""
+    tokens: list[list[tuple[str, int, int]]] = []
+    for block in page.get_text("rawdict")["blocks"]:
+        for line in block.get("lines", ()):
+            tokens.append([])
+            for span in line["spans"]:
+                for char in span["chars"]:
+                    if char["c"].isspace():
+                        tokens.append([])
+                        continue
+                    x, y = char["origin"]
+                    tokens[-1].append((char["c"], round(x * 100), round(y * 100)))
+    return [token for token in tokens if token]
+
+
 def redact_file(src: Path, placements: list[Placement], mode: str = "burn") -> Path:
     dest = src.with_name(f"{src.stem}-redacted.pdf")
     apply_annotations(str(src), str(dest), placements, mode=mode)  # type: ignore[arg-type]
@@ -178,7 +199,7 @@ def secret_pdf(tmp_path: Path) -> Path:
     highlight.set_info(content="about the secret")
     highlight.update()
     field = pymupdf.Widget()
-    field.field_type = pymupdf.PDF_WIDGET_TYPE_TEXT
+    field.field_type = pymupdf.mupdf.PDF_WIDGET_TYPE_TEXT
     field.field_name = "code"
     field.field_value = "the secret code"
     field.rect = pymupdf.Rect(50, 240, 200, 260)
@@ -327,9 +348,9 @@ def test_text_image_pixels_and_paths_under_one_area_all_go(
     page.draw_rect(pymupdf.Rect(210, 150, 230, 170), color=None, fill=(0, 1, 0))
     kept = line_boxes(page)[1]
     bottom = kept.y0 + 0.1 * kept.height if touched_line else kept.y0 - 3
-    removed = redact.redact_page(page, [(Box(40, 85, 200, bottom - 85), None)])
+    removed = redact.redact_page(page, [(Box(40, 85, 200, bottom - 85), None)]).removed
     document.save(tmp_path / "mixed.pdf")
-    assert removed == ["alpha", "secret", "omega"]
+    assert texts(removed) == ["alpha", "secret", "omega"]
     assert text_lines(tmp_path / "mixed.pdf") == ["kept line"]
     with pymupdf.open(tmp_path / "mixed.pdf") as result:
         fills = [d.get("fill") for d in result[0].get_drawings()]
@@ -353,12 +374,12 @@ def test_line_entering_the_area_by_less_than_a_quarter_survives(
     middle, bottom = line_boxes(page)[1:3]
     area = pymupdf.Rect(40, middle.y0, 200, bottom.y0 + depth * bottom.height)
     box = geometry.rect_to_box(geometry.page_rect_to_display(page, area))
-    removed = redact.redact_page(page, [(box, None)])
+    removed = redact.redact_page(page, [(box, None)]).removed
     document.save(tmp_path / "touch.pdf")
     lines = text_lines(tmp_path / "touch.pdf")
     assert lines[0] == "alpha bravo charlie"
     assert ("foxtrot golf hotel" in lines) is survives
-    assert removed == (
+    assert texts(removed) == (
         ["delta", "secret", "echo"]
         if survives
         else ["delta", "secret", "echo", "foxtrot", "golf", "hotel"]
@@ -371,8 +392,8 @@ def test_line_touching_the_top_edge_survives(tmp_path: Path) -> None:
     write_lines(page, LINES, leading=20)
     top, middle = line_boxes(page)[:2]
     area = pymupdf.Rect(40, top.y1 - 0.2 * top.height, 200, middle.y1)
-    removed = redact.redact_page(page, [(geometry.rect_to_box(area), None)])
-    assert removed == ["delta", "secret", "echo"]
+    removed = redact.redact_page(page, [(geometry.rect_to_box(area), None)]).removed
+    assert texts(removed) == ["delta", "secret", "echo"]
     assert page.get_text().split() == [
         "alpha",
         "bravo",
@@ -387,11 +408,12 @@ def test_line_touching_the_top_edge_survives(tmp_path: Path) -> None:
     "area",
     [(60, 50, 160, 75), (100, 70, 250, 110), (45, 95, 300, 105), (150, 40, 170, 160)],
 )
-def test_reported_words_are_those_that_lost_glyphs_on_overlapping_lines(
+def test_reported_runs_are_the_glyphs_lost_on_overlapping_lines(
     area: tuple[float, float, float, float],
 ) -> None:
     # Lines of mixed sizes closer than their glyph boxes are tall: an area meets
-    # the boxes of lines it does not mean to take, and must report what went.
+    # the boxes of lines it does not mean to take, and must report what went:
+    # for each word, the part of it that is no longer on the page.
     # (Words are read back with MuPDF: pdftotext glues overlapping lines' words.)
     names = iter(
         "amber basil cedar dune ember fjord grove heath islet jade".split() * 4
@@ -404,15 +426,24 @@ def test_reported_words_are_those_that_lost_glyphs_on_overlapping_lines(
         words = [f"{next(names)}{number}" for _ in range(4)]
         page.insert_text((40 + 7 * (number % 3), top), " ".join(words), fontsize=size)
         top += size * 0.8
-    before = Counter(word[4] for word in page.get_text("words"))
+    before = glyph_tokens(page)
     box = geometry.rect_to_box(pymupdf.Rect(area))
-    removed = redact.redact_page(page, [(box, None)])
-    after = Counter(word[4] for word in page.get_text("words"))
+    removed = redact.redact_page(page, [(box, None)]).removed
+    kept = {glyph for token in glyph_tokens(page) for glyph in token}
+    lost = set()
+    for token in before:
+        run = ""
+        for glyph in [*token, None]:
+            if glyph is not None and glyph not in kept:
+                run += glyph[0]
+            elif run:
+                lost.add(run)
+                run = ""
     assert removed
-    assert sorted(removed) == sorted(before - after)
+    assert set(texts(removed)) == lost
 
 
-def test_word_with_an_image_drawn_between_its_glyphs_is_reported_whole() -> None:
+def test_run_cut_from_a_word_drawn_in_two_pieces_is_reported_open() -> None:
     document = pymupdf.open()
     page = document.new_page(width=300, height=200)
     page.insert_text((50, 100), "x", fontsize=12)  # the font resource
@@ -426,7 +457,8 @@ def test_word_with_an_image_drawn_between_its_glyphs_is_reported_whole() -> None
     )
     lo = word_box(page, "Hello")
     area = Box(lo.x + lo.w * 0.65, lo.y, lo.w * 0.3, lo.h)  # the "lo"
-    assert redact.redact_page(page, [(area, None)]) == ["Hello"]
+    [run] = redact.redact_page(page, [(area, None)]).removed
+    assert run == redact.Removed("lo", starts_word=False, ends_word=True)
     assert page.get_text().split() == ["Hel", "world"]
 
 
@@ -437,7 +469,7 @@ def test_empty_area_is_an_engine_error(tmp_path: Path) -> None:
         redact.redact_page(page, [(Box(10, 10, 0, 5), None)])
 
 
-def test_removed_text_is_whole_words_or_the_removed_runs_of_unspaced_scripts() -> None:
+def test_removed_text_is_the_runs_of_removed_glyphs_in_any_script() -> None:
     document = pymupdf.open()
     page = document.new_page(width=400, height=300)
     page.insert_text((50, 100), "我住在东京很多年", fontname="china-s", fontsize=12)
@@ -453,31 +485,53 @@ def test_removed_text_is_whole_words_or_the_removed_runs_of_unspaced_scripts() -
     tokyo = pymupdf.Rect(chars[3]["bbox"]) | pymupdf.Rect(chars[4]["bbox"])
     tail = pymupdf.Rect(chars[13]["bbox"]) | pymupdf.Rect(chars[15]["bbox"])  # "den"
     areas = [(geometry.rect_to_box(rect), None) for rect in (tokyo, tail)]
-    assert redact.redact_page(page, areas) == ["东京", "Confidential"]
+    assert redact.redact_page(page, areas).removed == [
+        redact.Removed("东京", starts_word=False, ends_word=False),
+        redact.Removed("den", starts_word=False, ends_word=False),
+    ]
     assert page.get_text().split() == ["我住在", "很多年", "Confi", "tial", "words"]
 
 
+def swept_info(
+    info: dict[str, str], removed: Sequence[redact.Removed | str]
+) -> dict[str, str]:
+    """The Info entries of a one-page PDF after `redact.sweep` of `removed`."""
+    with pikepdf.new() as pdf:
+        pdf.add_blank_page()
+        pdf.trailer.Info = pdf.make_indirect(
+            pikepdf.Dictionary({f"/{k}": pikepdf.String(v) for k, v in info.items()})
+        )
+        redact.sweep(pdf, removed, [])
+        return {k: str(pdf.trailer.Info[f"/{k}"]) for k in info}
+
+
 def test_scrubbing_matches_whole_words_with_full_case_folding() -> None:
-    document = pymupdf.open()
-    document.new_page()
-    document.set_metadata(
-        {
-            "title": "Secretary of the SECRET service",
-            "subject": "Geheimnis: Straße",
-            "keywords": "东京报告",
-        }
-    )
-    redact.scrub_document(document, ["secret,", "STRASSE", "东京", "—"])
-    info = document.xref_get_key(-1, "Info")[1].split()[0]
-    values = {
-        key: document.xref_get_key(int(info), key)[1]
-        for key in ("Title", "Subject", "Keywords")
+    info = {
+        "Title": "Secretary of the SECRET service",
+        "Subject": "Geheimnis: Straße",
+        "Keywords": "东京报告",
     }
-    assert values == {
+    assert swept_info(info, ["secret,", "STRASSE", "东京", "—"]) == {
         "Title": "Secretary of the service",
         "Subject": "Geheimnis:",
         "Keywords": "报告",
     }
+
+
+def test_scrubbing_follows_the_removed_run_not_the_token_it_sat_in() -> None:
+    info = {
+        "Title": "Acme's report for Client:Acme",
+        "Subject": "Acmeology, AcmeCorp",
+        "Keywords": "Bacme and Acme",
+    }
+    assert swept_info(info, [redact.Removed("Acme")]) == {
+        "Title": "'s report for Client:",
+        "Subject": "Acmeology, AcmeCorp",
+        "Keywords": "Bacme and",
+    }
+    cut = [redact.Removed("cme", starts_word=False)]
+    assert swept_info(info, cut)["Keywords"] == "Ba and A"
+    assert swept_info(info, cut)["Subject"] == "Acmeology, AcmeCorp"
 
 
 def test_pending_redaction_annotations_of_the_source_are_not_applied(

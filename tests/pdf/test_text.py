@@ -29,11 +29,11 @@ from documents.pdf.text.extract import extract_page
 from documents.pdf.types import Box, PositionText, SearchQuery, UnsupportedDocument
 from tests import corpus as corpus_module
 
-LATIN = pymupdf.Font(script=pymupdf.UCDN_SCRIPT_LATIN)
-HEBREW = pymupdf.Font(script=pymupdf.UCDN_SCRIPT_HEBREW)
-ARABIC = pymupdf.Font(script=pymupdf.UCDN_SCRIPT_ARABIC)
+LATIN = pymupdf.Font(script=pymupdf.mupdf.UCDN_SCRIPT_LATIN)
+HEBREW = pymupdf.Font(script=pymupdf.mupdf.UCDN_SCRIPT_HEBREW)
+ARABIC = pymupdf.Font(script=pymupdf.mupdf.UCDN_SCRIPT_ARABIC)
 
-Writer = Callable[[pymupdf.Document], None]
+Writer = Callable[[pymupdf.Document], object]
 
 
 @pytest.fixture(autouse=True)
@@ -316,7 +316,7 @@ def test_display_transform_matches_geometry_module() -> None:
         page.set_rotation(rotation)
         rect = pymupdf.Rect(10, 20, 60, 35)
         transform = geometry.display_transformer(page)
-        assert pymupdf.Rect(transform(tuple(rect))) == (
+        assert pymupdf.Rect(transform((rect.x0, rect.y0, rect.x1, rect.y1))) == (
             geometry.page_rect_to_display(page, rect)
         )
 

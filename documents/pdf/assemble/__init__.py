@@ -15,7 +15,9 @@ The copy runs in qpdf (through pikepdf), so the cost is close to
   name tree);
 - form fields on the copied pages stay functional (`/AcroForm`), renamed when
   two copies would share a name;
-- each source's outline (bookmarks) is carried, pruned to the pages kept.
+- each source's outline (bookmarks) is carried, pruned to the pages kept;
+- optional content (layers) keeps its configuration: hidden layers stay hidden;
+- a field with widgets on several pages keeps only those on copied pages.
 
 Each source file is opened once, however many elements name it, so objects
 shared by its pages (fonts, images) are copied once into the output.
@@ -24,7 +26,8 @@ attachments and metadata of the sources are not carried over.
 
 Layout: `sources` (opening the files, planning the output pages), `pages`
 (copying pages, annotations and fields), `links` (link targets into the output),
-`outline` (bookmarks), `build` (`assemble` itself); `names` holds the PDF names.
+`outline` (bookmarks), `layers` (optional content), `build` (`assemble`
+itself); `names` holds the PDF names.
 """
 
 from documents.pdf.assemble.build import assemble

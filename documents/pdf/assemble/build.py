@@ -11,10 +11,12 @@ from contextlib import ExitStack
 import pikepdf
 
 from documents.pdf.assemble.dedupe import share_font_programs
+from documents.pdf.assemble.layers import carry_layers
 from documents.pdf.assemble.links import settle_links
 from documents.pdf.assemble.outline import carry_outlines
 from documents.pdf.assemble.pages import copy_pages
 from documents.pdf.assemble.sources import Source, plan
+from documents.pdf.fieldtree import drop_orphan_widgets
 from documents.pdf.types import EngineError, PageOrigin, SourceElement
 
 
@@ -44,6 +46,9 @@ def assemble(elements: Sequence[SourceElement], dest: str) -> list[PageOrigin]:
             pages = copy_pages(out, takes)
             settle_links(pages, takes)
             carry_outlines(out, takes)
+            carry_layers(out, sources.values())
+            # A field whose widgets lie on several pages came with all of them.
+            drop_orphan_widgets(out, pages)
             if len(sources) > 1:  # within one source qpdf already shares them
                 share_font_programs(out)
             # pikepdf writes through a temporary file: a failure leaves `dest`

@@ -4,23 +4,28 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import pymupdf
 
 from documents.pdf.types import EngineError
 
+# How each side is named in messages when the caller gives no names.
+SIDES = ("the left document", "the right document")
+
 
 @contextmanager
-def open_pdf(path: str) -> Iterator[pymupdf.Document]:
-    """The PDF at `path`, opened with the empty password and closed on exit."""
+def open_pdf(path: str, label: str) -> Iterator[pymupdf.Document]:
+    """The PDF at `path`, opened with the empty password and closed on exit.
+
+    `label` names the document in errors ("document 'b64_...'"): users know their
+    documents by id, never by the file the service keeps them in."""
     try:
         doc = pymupdf.open(path)
     except Exception as exc:  # PyMuPDF raises several unrelated types here
-        raise EngineError(f"{Path(path).name} could not be opened as a PDF") from exc
+        raise EngineError(f"{label} could not be opened as a PDF") from exc
     try:
         if doc.needs_pass and not doc.authenticate(""):
-            raise EngineError(f"{Path(path).name} is encrypted with a password")
+            raise EngineError(f"{label} is encrypted with a password")
         yield doc
     finally:
         doc.close()

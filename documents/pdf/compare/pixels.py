@@ -14,7 +14,7 @@ import numpy as np
 import pikepdf
 import pymupdf
 
-from documents.pdf.compare.opening import open_pdf
+from documents.pdf.compare.opening import SIDES, open_pdf
 from documents.pdf.failures import engine_failures, render_scale
 from documents.pdf.types import CompareStyle, EngineError, Rgb
 
@@ -34,9 +34,16 @@ def parse_color(value: str) -> Rgb:
 
 
 def pixel_compare(
-    left: str, right: str, dest: str, style: CompareStyle, *, dpi: int = 96
+    left: str,
+    right: str,
+    dest: str,
+    style: CompareStyle,
+    *,
+    dpi: int = 96,
+    labels: tuple[str, str] = SIDES,
 ) -> int:
     """Write to `dest` a PDF showing where page pairs differ; returns its page count.
+    Errors name the documents by `labels`, never by their paths.
 
     Page pair i is page i (0-based) of each document; a page present on one side
     only is compared with a blank page, so all its content is highlighted. A pixel
@@ -52,7 +59,7 @@ def pixel_compare(
         raise EngineError("fuzz must be between 0 and 100 percent")
     if dpi < 1:
         raise EngineError("dpi must be positive")
-    with open_pdf(left) as left_doc, open_pdf(right) as right_doc:
+    with open_pdf(left, labels[0]) as left_doc, open_pdf(right, labels[1]) as right_doc:
         count = int(max(left_doc.page_count, right_doc.page_count))
         if count == 0:
             raise EngineError("both documents have no pages")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from documents.pdf.compare.opening import open_pdf
+from documents.pdf.compare.opening import SIDES, open_pdf
 from documents.pdf.compare.position import position_text
 from documents.pdf.compare.sequence import changed_ranges, matching_blocks
 from documents.pdf.compare.tokens import (
@@ -24,8 +24,11 @@ from documents.pdf.types import Fragment, TextChange
 _OPAQUE_WEIGHT = 500
 
 
-def text_diff(left: str, right: str) -> list[TextChange]:
-    """Word-level differences between two PDFs (paths), in reading order.
+def text_diff(
+    left: str, right: str, *, labels: tuple[str, str] = SIDES
+) -> list[TextChange]:
+    """Word-level differences between two PDFs (paths), in reading order; errors
+    name the documents by `labels`.
 
     Reading order is the order of PyMuPDF's blocks and lines as the producer wrote
     them (`get_text("words", sort=False)`): for typeset documents that is the
@@ -41,7 +44,7 @@ def text_diff(left: str, right: str) -> list[TextChange]:
     both sides are matched whole without extracting their text.
     """
     vocabulary = Vocabulary()
-    with open_pdf(left) as left_doc, open_pdf(right) as right_doc:
+    with open_pdf(left, labels[0]) as left_doc, open_pdf(right, labels[1]) as right_doc:
         sides = (Side(left_doc, vocabulary), Side(right_doc, vocabulary))
         ranges, tokens = _diff_sides(*sides)
         return [

@@ -8,14 +8,18 @@ Pages are PyMuPDF pages of an open document; nothing here saves the document.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import pymupdf
 
 from documents.pdf import collector, geometry
-from documents.pdf.redact.marked_content import scrub_marked_content
-from documents.pdf.redact.words import spaced, words_pattern
+from documents.pdf.fonts import glyph_text_page, lying_fonts
+from documents.pdf.glyphs import capped_box, is_tall
+from documents.pdf.redact.annotations import delete_annotations
+from documents.pdf.redact.mupdf_pass import apply_mupdf, fill, pending_redactions_hidden
+from documents.pdf.redact.type3 import Type3Run, glyph_marks, inked_under, type3_runs
+from documents.pdf.redact.words import Removed, merged
 from documents.pdf.types import Box, EngineError, Rgb
 
 # PyMuPDF's bindings of MuPDF's C API (redactions are applied through them).
@@ -51,9 +55,20 @@ class _Glyph(NamedTuple):
     word: tuple[int, int]  # (line, word on that line): unique, in page order
 
 
+@dataclass(frozen=True, slots=True)
+class PageRedaction:
+    """What `redact_page` removed: the runs of glyphs (page order, no repeats)
+    and the areas MuPDF removed text under (PyMuPDF page space), which a check
+    of the written page reads again."""
+
+    removed: list[Removed]
+    text_areas: list[Rect4]
+    areas: list[Rect4]  # as the client drew them
+
+
 def redact_page(
     page: pymupdf.Page, boxes: Sequence[tuple[Box, Rgb | None]]
-) -> list[str]:
+) -> PageRedaction:
     """Truly redact `boxes` (displayed space, points) on `page`; return the words hit.
 
     Under each area, text is removed from the content stream, image pixels are
@@ -67,50 +82,73 @@ def redact_page(
     whole. Along the line, MuPDF's own rule applies: a glyph goes when its box,
     narrowed by a tenth per side, meets the area.
 
-    Alternate texts in the page's marked content (/ActualText, /Alt, /E) that
-    contain a removed word are deleted: MuPDF drops the glyphs but keeps them.
+    Type 3 text is judged by what it draws (`type3`): a run whose ink meets an
+    area goes whole. Glyph boxes taller than `glyphs.TALL_GLYPH` font sizes
+    (lying font boxes) are judged on their own line.
     Redaction annotations the page already had are left pending, not applied.
 
     Returns the removed text for `scrub_document`, in page order without repeats:
-    each word (glyphs between white space) that lost a glyph, whole; in scripts
-    written without spaces (CJK, Thai...), only the runs of removed glyphs, since
-    a "word" there is a whole line.
+    each run of removed glyphs within a white-space token, outer punctuation
+    trimmed (`Removed`), so that only what went is scrubbed elsewhere.
     """
     if not boxes:
-        return []
+        return PageRedaction([], [], [])
     areas = [(_page_area(page, box), colour or _BLACK) for box, colour in boxes]
     rects = [rect for rect, _ in areas]
-    floats = [_rect4(rect) for rect in rects]
+    floats = [(rect.x0, rect.y0, rect.x1, rect.y1) for rect in rects]
     with collector.paused():
         text_rects, removed = _text_plan(page, floats)
-    _delete_annotations(page, rects)
-    with _pending_redactions_hidden(page):
+        inked = inked_under(type3_runs(page), floats)
+    if inked:
+        text_rects = [*text_rects, *glyph_marks(inked)]
+        removed = merged([*removed, *_runs_of(inked)])
+    delete_annotations(page, rects)
+    with pending_redactions_hidden(page):
         if text_rects == floats:
             # No area was narrowed: one MuPDF pass removes all three.
-            _apply(page, floats, text=True, images_and_paths=True)
+            apply_mupdf(page, floats, text=True, images_and_paths=True)
         else:
             # Two passes because images and paths go by the area the client
             # drew while text goes by the narrowed areas; MuPDF takes one set
             # per call.
-            _apply(page, floats, text=False, images_and_paths=True)
-            _apply(page, text_rects, text=True, images_and_paths=False)
-    _fill(page, [(box, colour or _BLACK) for box, colour in boxes])
-    pattern = words_pattern(removed)
-    if pattern is not None:
-        scrub_marked_content(page, pattern)
-    return removed
+            apply_mupdf(page, floats, text=False, images_and_paths=True)
+            apply_mupdf(page, text_rects, text=True, images_and_paths=False)
+    fill(page, [(box, colour or _BLACK) for box, colour in boxes])
+    return PageRedaction(removed, text_rects, floats)
+
+
+def _runs_of(runs: Sequence[Type3Run]) -> list[Removed]:
+    """The text of whole Type 3 runs, removed for what they draw."""
+    found = []
+    for run in runs:
+        for token in run.text.split():
+            removed = Removed.of(token, 0, len(token))
+            if removed is not None:
+                found.append(removed)
+    return found
 
 
 def _text_plan(
     page: pymupdf.Page, areas: Sequence[Rect4]
-) -> tuple[list[Rect4], list[str]]:
+) -> tuple[list[Rect4], list[Removed]]:
     """The text areas (`_text_rects`) and the removed words (`_removed_text`).
 
-    The page's extracted text is freed on return: see `collector`.
+    Where a font's /ToUnicode says other letters than its glyphs show
+    (`fonts`), the glyphs' own reading is recorded as removed too: that is
+    the word the page showed. The page's extracted text is freed on return:
+    see `collector`.
     """
     text = _PageText(page)
     text_rects = _text_rects(text, areas)
-    return text_rects, _removed_text(text, text_rects)
+    removed = _removed_text(text, text_rects)
+    lying = lying_fonts(page)
+    if lying:
+        with glyph_text_page(page, lying) as shown:
+            if shown is not None:
+                removed = merged(
+                    [*removed, *_removed_text(_PageText(shown), text_rects)]
+                )
+    return text_rects, removed
 
 
 def _page_area(page: pymupdf.Page, box: Box) -> pymupdf.Rect:
@@ -122,7 +160,7 @@ def _page_area(page: pymupdf.Page, box: Box) -> pymupdf.Rect:
 
 
 def _rect4(bbox: Sequence[float]) -> Rect4:
-    """A pymupdf.Rect or an extracted bbox as plain floats."""
+    """An extracted bbox as plain floats."""
     x0, y0, x1, y1 = bbox
     return (x0, y0, x1, y1)
 
@@ -168,6 +206,9 @@ def _line_glyphs(line: dict[str, Any], number: int) -> list[_Glyph]:
     word = (number, 0)
     in_word = False
     for span in line["spans"]:
+        # A lying font box (Type 3) would make the glyph touch every area of
+        # its column by a sliver: it is judged on its own line instead.
+        tall = not vertical and is_tall(span["bbox"], span["size"], True)
         for char in span["chars"]:
             text = char["c"]
             if text.isspace():
@@ -176,7 +217,11 @@ def _line_glyphs(line: dict[str, Any], number: int) -> list[_Glyph]:
                     in_word = False
                 continue
             in_word = True
-            full = _rect4(char["bbox"])
+            full = (
+                capped_box(char["bbox"], char["origin"], span["size"])
+                if tall
+                else _rect4(char["bbox"])
+            )
             glyphs.append(_Glyph(text, full, _shrunk(full), vertical, word))
     return glyphs
 
@@ -237,13 +282,12 @@ def _text_rects(text: _PageText, areas: Sequence[Rect4]) -> list[Rect4]:
         ]
         keep = [glyph for glyph, depth in met if depth < EDGE_FRACTION]
         remove = [glyph for glyph, depth in met if depth >= EDGE_FRACTION]
-        narrowed: Rect4 | None = _narrow(area, keep)
-        if narrowed[0] < narrowed[2] and narrowed[1] < narrowed[3]:
+        narrowed = _narrow(area, keep)
+        usable = narrowed[0] < narrowed[2] and narrowed[1] < narrowed[3]
+        if usable:
             result.append(narrowed)
-        else:
-            narrowed = None
         for glyph in remove:
-            if narrowed is None or not _meets(glyph.rect, narrowed):
+            if not usable or not _meets(glyph.rect, narrowed):
                 x0, y0, x1, y1 = glyph.rect
                 x, y = x0 + (x1 - x0) * 0.5, y0 + (y1 - y0) * 0.5
                 result.append((x - 0.01, y - 0.01, x + 0.01, y + 0.01))
@@ -268,113 +312,35 @@ def _narrow(area: Rect4, keep: Sequence[_Glyph]) -> Rect4:
     return (x0, y0, x1, y1)
 
 
-def _delete_annotations(page: pymupdf.Page, areas: Sequence[pymupdf.Rect]) -> None:
-    """Delete annotations and widgets meeting an area (MuPDF removes the links)."""
-    doomed = [
-        annot
-        for annot in page.annots()
-        if annot.type[0] != pymupdf.PDF_ANNOT_POPUP
-        and any(annot.rect.intersects(area) for area in areas)
-    ]
-    for annot in doomed:
-        page.delete_annot(annot)
-    widgets = [w for w in page.widgets() if any(w.rect.intersects(a) for a in areas)]
-    for widget in widgets:
-        page.delete_widget(widget)
+def _removed_text(text: _PageText, areas: Sequence[Rect4]) -> list[Removed]:
+    """The runs of glyphs that `areas` (the text areas) remove, token by token.
 
-
-def _apply(
-    page: pymupdf.Page, rects: Sequence[Rect4], *, text: bool, images_and_paths: bool
-) -> None:
-    """Redact `rects`: text, and/or image pixels and the paths they cover.
-
-    MuPDF is called directly: PyMuPDF's `apply_redactions` adds a scan of the
-    page's annotations and an overlay step that has nothing to draw here (no
-    redaction has a fill; `_fill` paints the areas).
+    A run is what MuPDF's filter takes out of one white-space token: `Acme` of
+    `Acme's`, not the token. Lines are looked up by these areas, not the
+    client's: a centre mark of `_text_rects` may reach past its area into a
+    neighbouring line.
     """
-    if not rects:
-        return
-    for rect in rects:
-        page.add_redact_annot(pymupdf.Rect(rect), fill=False, cross_out=False)
-    options = _mupdf.PdfRedactOptions()
-    options.black_boxes = 0
-    options.text = (
-        pymupdf.PDF_REDACT_TEXT_REMOVE if text else pymupdf.PDF_REDACT_TEXT_NONE
-    )
-    if images_and_paths:
-        options.image_method = pymupdf.PDF_REDACT_IMAGE_PIXELS
-        options.line_art = pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_COVERED
-    else:
-        options.image_method = pymupdf.PDF_REDACT_IMAGE_NONE
-        options.line_art = pymupdf.PDF_REDACT_LINE_ART_NONE
-    pdf_page = _mupdf.pdf_page_from_fz_page(page.this)
-    _mupdf.pdf_redact_page(pdf_page.doc(), pdf_page, options)
-
-
-def _fill(page: pymupdf.Page, areas: Sequence[tuple[Box, Rgb]]) -> None:
-    """Paint the areas over the page content, in PDF user space.
-
-    Not with PyMuPDF's Shape: on a rotated page whose CropBox does not start at
-    the MediaBox origin it misplaces what it draws by that offset.
-    """
-    doc = page.parent
-    operators = []
-    for box, colour in areas:
-        rect = geometry.display_to_pdf_rect(page, box)
-        red, green, blue = colour.unit()
-        operators.append(
-            f"{red:.6g} {green:.6g} {blue:.6g} rg "
-            f"{rect.x0:.3f} {rect.y0:.3f} {rect.width:.3f} {rect.height:.3f} re f"
-        )
-    page.wrap_contents()  # whatever state the content leaves, start afresh
-    xref = doc.get_new_xref()
-    doc.update_object(xref, "<<>>")
-    doc.update_stream(xref, ("q\n" + "\n".join(operators) + "\nQ\n").encode())
-    streams = [*page.get_contents(), xref]
-    doc.xref_set_key(
-        page.xref, "Contents", "[" + " ".join(f"{x} 0 R" for x in streams) + "]"
-    )
-
-
-@contextmanager
-def _pending_redactions_hidden(page: pymupdf.Page) -> Iterator[None]:
-    """Disguise the page's own Redact annotations: MuPDF applies every one."""
-    doc = page.parent
-    pending = [annot.xref for annot in page.annots(types=(pymupdf.PDF_ANNOT_REDACT,))]
-    for xref in pending:
-        doc.xref_set_key(xref, "Subtype", "/Square")
-    try:
-        yield
-    finally:
-        for xref in pending:
-            doc.xref_set_key(xref, "Subtype", "/Redact")
-
-
-def _removed_text(text: _PageText, areas: Sequence[Rect4]) -> list[str]:
-    """The words (or unspaced runs) that lose a glyph to `areas`, the text areas.
-
-    Lines are looked up by these areas, not the client's: a centre mark of
-    `_text_rects` may reach past its area into a neighbouring line.
-    """
-    words: dict[tuple[int, int], list[tuple[str, bool]]] = {}
+    tokens: dict[tuple[int, int], list[tuple[str, bool]]] = {}
     for glyphs, near in text.lines_meeting(areas):
         hits = _meeting(glyphs, near[0])
         for area in near[1:]:
             hits = [a or b for a, b in zip(hits, _meeting(glyphs, area), strict=True)]
         for glyph, hit in zip(glyphs, hits, strict=True):
-            words.setdefault(glyph.word, []).append((glyph.text, hit))
-    removed: list[str] = []
-    for word in words.values():
-        if not any(hit for _, hit in word):
+            tokens.setdefault(glyph.word, []).append((glyph.text, hit))
+    removed: list[Removed] = []
+    for token in tokens.values():
+        if not any(hit for _, hit in token):
             continue
-        if all(hit for _, hit in word) or any(spaced(text) for text, _ in word):
-            removed.append("".join(text for text, _ in word))
-            continue
-        run = ""
-        for text, hit in [*word, ("", False)]:
-            if hit:
-                run += text
-            elif run:
-                removed.append(run)
-                run = ""
-    return list(dict.fromkeys(removed))
+        spelled = "".join(char for char, _ in token)
+        offset = 0
+        start: int | None = None
+        for char, hit in [*token, ("", False)]:
+            if hit and start is None:
+                start = offset
+            elif not hit and start is not None:
+                run = Removed.of(spelled, start, offset)
+                if run is not None:
+                    removed.append(run)
+                start = None
+            offset += len(char)
+    return merged(removed)

@@ -21,7 +21,13 @@ from documents.pdf.text.cache import (
     configure_cache,
     open_document,
 )
-from documents.pdf.text.render import render_page_png
+from documents.pdf.text.render import (
+    ImageFilters,
+    ImageSpec,
+    PageImage,
+    render_page,
+    render_page_png,
+)
 from documents.pdf.text.search import SearchError, page_lines, search_page
 
 __all__ = [
@@ -31,6 +37,10 @@ __all__ = [
     "configure_cache",
     "open_document",
     "page_lines",
+    "render_page",
     "render_page_png",
+    "ImageFilters",
+    "ImageSpec",
+    "PageImage",
     "search_page",
 ]

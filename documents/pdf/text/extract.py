@@ -7,18 +7,21 @@ count from 0.
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 from array import array
 from dataclasses import dataclass, field
 from itertools import accumulate, chain
 from operator import itemgetter
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pymupdf
 
 from documents.pdf import collector, geometry
-from documents.pdf.glyphs import strip_subset_prefix
+from documents.pdf.fonts import glyph_text_page, lying_fonts
+from documents.pdf.glyphs import capped_box, is_tall, strip_subset_prefix
 from documents.pdf.text.folding import Fold, Folded, fold_text
 from documents.pdf.types import Link
 
@@ -42,6 +45,9 @@ class Line:
     span_fonts: tuple[tuple[str, float], ...]  # (font without prefix, size) per span
     block: int
     rotation: int
+    # A reading of the line through its glyphs' encoding, where a font's
+    # /ToUnicode says other letters (`fonts`): searched, never listed.
+    alternate: bool = False
 
     def rect(self, index: int) -> tuple[float, float, float, float]:
         r = self.rects
@@ -79,6 +85,9 @@ def extract_page(page: pymupdf.Page, page_index: int) -> PageText:
     """The lines (displayed space) and links of `page`, 0-based `page_index`."""
     with collector.paused():
         lines = _lines(page)
+        lying = lying_fonts(page)
+        if lying:
+            lines += _glyph_readings(page, lying, lines)
     starts: list[int] = []
     offset = 0
     for line in lines:
@@ -91,6 +100,23 @@ def extract_page(page: pymupdf.Page, page_index: int) -> PageText:
         text=" ".join(line.text for line in lines),
         links=_links(page),
     )
+
+
+def _glyph_readings(
+    page: pymupdf.Page, fonts: list[int], lines: list[Line]
+) -> list[Line]:
+    """The lines as the glyphs of `fonts` show them, where that differs from
+    what their /ToUnicode says, as alternate lines after the page's own."""
+    with glyph_text_page(page, fonts) as shown:
+        if shown is None:
+            return []
+        readings = _lines(shown)
+    said = {line.text for line in lines}
+    return [
+        dataclasses.replace(line, alternate=True)
+        for line in readings
+        if line.text not in said
+    ]
 
 
 def _lines(page: pymupdf.Page) -> list[Line]:
@@ -117,6 +143,7 @@ def _lines(page: pymupdf.Page) -> list[Line]:
         f"{4 * len(chars)}d", *chain.from_iterable(map(_char_box, chars))
     )
     boxes = np.frombuffer(packed, np.float64).reshape(-1, 4)
+    boxes = _capped(boxes, raw_lines, line_spans, span_offsets)
     rects = geometry.display_boxes_transformer(page, rotation)(boxes)
     visible = _visible(rects, page.rect)
     page_chars = _PageChars(
@@ -135,6 +162,28 @@ def _lines(page: pymupdf.Page) -> list[Line]:
             lines.append(line)
         first_span = end_span
     return lines
+
+
+def _capped(
+    boxes: geometry.Boxes,
+    raw_lines: list[dict[str, Any]],
+    line_spans: list[list[dict[str, Any]]],
+    span_offsets: list[int],
+) -> geometry.Boxes:
+    """`boxes` with the glyphs of implausibly tall horizontal spans cut down to
+    their line (`glyphs.capped_box`); the same array when there are none."""
+    span = 0
+    out = boxes
+    for raw, spans in zip(raw_lines, line_spans, strict=True):
+        cos, sin = raw["dir"]
+        for item in spans:
+            if abs(cos) >= abs(sin) and is_tall(item["bbox"], item["size"], True):
+                if out is boxes:
+                    out = boxes.copy()
+                for index, char in enumerate(item["chars"], span_offsets[span]):
+                    out[index] = capped_box(char["bbox"], char["origin"], item["size"])
+            span += 1
+    return out
 
 
 _line_spans = itemgetter("spans")
@@ -220,7 +269,7 @@ def _line(
         span_starts=span_starts,
         span_fonts=tuple(chars.span_fonts[first_span:end_span]),
         block=block,
-        rotation=geometry.line_rotation(tuple(direction), page_rotation),
+        rotation=geometry.line_rotation((direction[0], direction[1]), page_rotation),
     )
 
 

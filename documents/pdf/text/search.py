@@ -6,7 +6,7 @@ Page indexes count from 0; positions are in displayed-page space (points).
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import regex
 
@@ -55,6 +55,7 @@ def search_page(
     if len(query.text) > max_pattern_length:
         raise SearchError(f"search text is longer than {max_pattern_length} characters")
     page = page_text(path, page_index)
+    spans: Iterable[tuple[int, int]]
     if query.regex:
         spans = _regex_spans(page, query, regex_timeout)
     else:
@@ -62,6 +63,11 @@ def search_page(
     results: list[PositionText] = []
     for start, end in spans:
         results.extend(results_for_span(page, start, end))
+    if any(line.alternate for line in page.lines):
+        # A line read two ways gives the same match twice: the page's own
+        # reading comes first (alternate lines follow the page's lines).
+        unique = {r.position: r for r in reversed(results)}
+        results = [r for r in results if unique.get(r.position) is r]
     return results
 
 
@@ -74,6 +80,8 @@ def page_lines(path: str, page_index: int) -> list[PositionText]:
     page = page_text(path, page_index)
     results: list[PositionText] = []
     for line in page.lines:
+        if line.alternate:
+            continue
         first, last = trim_whitespace(line.text, 0, len(line.text))
         if first < last:
             results.append(position_text(page, line, first, last))
