@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from comparisons import selectors, services
+from accounts.auth import request_owner_id
+from comparisons import services
+from comparisons.models import ComparisonOrder
 from comparisons.serializers import (
     ComparisonOrderIdSerializer,
     ComparisonOrderSerializer,
@@ -18,10 +20,11 @@ from comparisons.serializers import (
     DocumentCompareResultSerializer,
     compare_result,
 )
-from orders.api import long_poll_ms
-from orders.notify import wait_until_final
-from orders.serializers import LongPollQuerySerializer
-from transformsvc.auth import request_owner_id
+from idempotency.api import idempotent, json_digest
+from jobs.api import OrderDetailView
+from jobs.refusals import CountsRefusals
+from jobs.serializers import LongPollQuerySerializer
+from webhooks.services import callback_url_for
 
 
 class DifferenceView(APIView):
@@ -43,17 +46,31 @@ class DifferenceView(APIView):
         return Response(compare_result(left, right, changes))
 
 
-class ComparisonCollectionView(APIView):
+class ComparisonCollectionView(CountsRefusals, APIView):
+    refusal_kind = "comparison"
+
     @extend_schema(
         operation_id="createComparison",
         request=ComparisonRequestSerializer,
         responses={200: ComparisonOrderIdSerializer},
     )
     def post(self, request: Request) -> Response:
+        return idempotent(
+            request,
+            "comparisons",
+            lambda: (self.create(request), json_digest(request)),
+            lambda: json_digest(request),
+        )
+
+    def create(self, request: Request) -> Response:
         body = ComparisonRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         order = services.comparison_create(
-            request=body.validated_data, owner_id=request_owner_id(request)
+            spec=body.spec(),
+            owner_id=request_owner_id(request),
+            callback_url=callback_url_for(
+                body.validated_data.get("callbackUrl"), request.auth
+            ),
         )
         return Response(
             {"comparisonOrderId": {"id": order.id}},
@@ -61,26 +78,17 @@ class ComparisonCollectionView(APIView):
         )
 
 
-class ComparisonDetailView(APIView):
-    @extend_schema(
+@extend_schema_view(
+    get=extend_schema(
         operation_id="getComparison",
         parameters=[LongPollQuerySerializer],
         responses={200: ComparisonOrderSerializer},
-    )
-    def get(self, request: Request, order_id: str) -> Response:
-        owner_id = request_owner_id(request)
-        order = wait_until_final(
-            order_id,
-            lambda: selectors.comparison_get(order_id, owner_id),
-            long_poll_ms(request),
-        )
-        return Response(ComparisonOrderSerializer(order).data)
-
-    @extend_schema(
+    ),
+    delete=extend_schema(
         operation_id="deleteComparison", responses={200: ComparisonOrderIdSerializer}
-    )
-    def delete(self, request: Request, order_id: str) -> Response:
-        services.comparison_delete(
-            order_id=order_id, owner_id=request_owner_id(request)
-        )
-        return Response({"comparisonOrderId": {"id": order_id}})
+    ),
+)
+class ComparisonDetailView(OrderDetailView):
+    model = ComparisonOrder
+    serializer_class = ComparisonOrderSerializer
+    id_field = "comparisonOrderId"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from orders.base import OrderBase
+from jobs.models import OrderBase, report_indexes
 
 
 class ComparisonOrder(OrderBase):
@@ -22,11 +22,7 @@ class ComparisonOrder(OrderBase):
     )
 
     class Meta(OrderBase.Meta):
-        indexes = [
-            models.Index(fields=["state"]),
-            models.Index(fields=["queued_at"]),
-            models.Index(fields=["state", "started_at"]),
-        ]
+        indexes = report_indexes()
 
     def __str__(self) -> str:
         return f"comparison {self.id} ({self.state})"

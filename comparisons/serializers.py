@@ -7,23 +7,28 @@ from typing import Any
 from rest_framework import serializers
 
 from comparisons.models import ComparisonOrder
+from comparisons.specs import ComparisonSpec
 from documents.page_serializers import PositionTextSerializer, position_text
 from documents.pdf.compare import parse_color
 from documents.pdf.types import PositionText, TextChange
-from orders.serializers import OrderProgressSerializer
+from jobs.serializers import OrderProgressSerializer
 from transformsvc.fields import IdField
+from webhooks.fields import CallbackUrlField
 
 
-class DifferenceQuerySerializer(serializers.Serializer):
+class DifferenceQuerySerializer(serializers.Serializer[Any]):
     leftDocumentId = serializers.CharField()
     rightDocumentId = serializers.CharField()
 
 
 class ColorField(serializers.CharField):
-    """`ff0000`, `FF0000` or `#ff0000`; kept as sent (decisions §1)."""
+    """`ff0000`, `FF0000` or `#ff0000`; kept as sent (decisions §1). The string
+    `"null"` (which clients of the original send) means no colour, like ""."""
 
     def to_internal_value(self, data: Any) -> str:
         value = super().to_internal_value(data)
+        if value.strip().lower() == "null":
+            return ""
         if value:
             try:
                 parse_color(value)
@@ -32,8 +37,10 @@ class ColorField(serializers.CharField):
         return value
 
 
-class ComparisonRequestSerializer(serializers.Serializer):
+class ComparisonRequestSerializer(serializers.Serializer[Any]):
     leftDocumentId = IdField()
+    # An addition: where the order is POSTed when it ends (webhooks).
+    callbackUrl = CallbackUrlField()
     rightDocumentId = IdField()
     fuzz = serializers.FloatField(
         required=False, default=3.0, min_value=0, max_value=100
@@ -43,8 +50,18 @@ class ComparisonRequestSerializer(serializers.Serializer):
         required=False, default="", allow_blank=True, allow_null=True
     )
 
+    def spec(self) -> ComparisonSpec:
+        data = self.validated_data
+        return ComparisonSpec(
+            left_document_id=data["leftDocumentId"],
+            right_document_id=data["rightDocumentId"],
+            fuzz=data["fuzz"],
+            highlight_color=data["highlightColor"] or "FF0000",
+            lowlight_color=data.get("lowlightColor") or "",
+        )
 
-class ComparisonOrderIdSerializer(serializers.Serializer):
+
+class ComparisonOrderIdSerializer(serializers.Serializer[Any]):
     comparisonOrderId = serializers.DictField(child=serializers.CharField())
 
 
@@ -63,21 +80,21 @@ class ComparisonOrderSerializer(OrderProgressSerializer):
         return {"id": order.id}
 
 
-class FragmentSerializer(serializers.Serializer):
+class FragmentSerializer(serializers.Serializer[Any]):
     endOfLine = serializers.BooleanField()
     pageNumber = serializers.IntegerField()
     text = serializers.CharField()
     type = serializers.CharField()
 
 
-class TextChangeSerializer(serializers.Serializer):
+class TextChangeSerializer(serializers.Serializer[Any]):
     changeType = serializers.CharField()
     fragments = FragmentSerializer(many=True)
     left = PositionTextSerializer(allow_null=True)
     right = PositionTextSerializer(allow_null=True)
 
 
-class DocumentCompareResultSerializer(serializers.Serializer):
+class DocumentCompareResultSerializer(serializers.Serializer[Any]):
     leftDocumentId = serializers.CharField()
     rightDocumentId = serializers.CharField()
     textChanges = TextChangeSerializer(many=True)

@@ -1,19 +1,18 @@
+from typing import Any, ClassVar
+
 from django.contrib import admin
 
-from orders.admin_base import OrderAdminBase
+from jobs.admin import OrderAdminBase
 from orders.models import TransformationOrder
 
 
 @admin.register(TransformationOrder)
 class TransformationOrderAdmin(OrderAdminBase):
-    list_display = (
-        "id",
-        "state",
-        "format",
-        "queued_at",
-        "processed_at",
-        "queued_time",
-        "processing_time",
-        "error_message",
-    )
-    list_filter = ("state", "format", ("queued_at", admin.DateFieldListFilter))
+    kind_filters = ("format",)
+    operations: ClassVar[dict[str, dict[str, Any]]] = {
+        "redaction": {"redacts": True},
+        "annotations": {"annotates": True},
+        "merge": {"merges": True},
+        "zip": {"format": TransformationOrder.Format.ZIP},
+        "several outputs": {"output_count__gt": 1},
+    }

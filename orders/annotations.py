@@ -7,7 +7,6 @@ from typing import Any
 from rest_framework import serializers
 
 from documents.pdf.annotate import KINDS, simple_name
-from documents.pdf.types import Annotation, Box, Point, Rgb
 from transformsvc.fields import IdField
 
 # Every field a returned annotation carries (unset → null), in the interface's order.
@@ -60,30 +59,30 @@ def _coordinate(**kwargs: Any) -> serializers.FloatField:
     )
 
 
-class BoxSerializer(serializers.Serializer):
+class BoxSerializer(serializers.Serializer[Any]):
     x = _coordinate()
     y = _coordinate()
     w = _coordinate(min_value=0)
     h = _coordinate(min_value=0)
 
 
-class PointSerializer(serializers.Serializer):
+class PointSerializer(serializers.Serializer[Any]):
     x = _coordinate()
     y = _coordinate()
 
 
-class ColorSerializer(serializers.Serializer):
+class ColorSerializer(serializers.Serializer[Any]):
     r = serializers.IntegerField(min_value=0, max_value=255)
     g = serializers.IntegerField(min_value=0, max_value=255)
     b = serializers.IntegerField(min_value=0, max_value=255)
 
 
-class RichTextSerializer(serializers.Serializer):
+class RichTextSerializer(serializers.Serializer[Any]):
     type = serializers.CharField(required=False, allow_null=True)
     value = serializers.CharField(allow_blank=True, trim_whitespace=False)
 
 
-class AnnotationSerializer(serializers.Serializer):
+class AnnotationSerializer(serializers.Serializer[Any]):
     """One annotation; unknown extra fields are kept for the echo."""
 
     type = serializers.CharField()
@@ -159,43 +158,3 @@ def echo(raw: dict[str, Any], valid: dict[str, Any]) -> dict[str, Any]:
             if out.get(name) is None:
                 out[name] = -1.0
     return out
-
-
-def _rgb(value: dict[str, int] | None) -> Rgb | None:
-    return Rgb(value["r"], value["g"], value["b"]) if value else None
-
-
-def _box(value: dict[str, float] | None) -> Box | None:
-    return Box(value["x"], value["y"], value["w"], value["h"]) if value else None
-
-
-def _point(value: dict[str, float] | None) -> Point | None:
-    return Point(value["x"], value["y"]) if value else None
-
-
-def to_engine(item: dict[str, Any]) -> Annotation:
-    """An echoed annotation (as stored in the order) → the engine's dataclass."""
-    ident = item.get("id")
-    rich = item.get("contentsRichtext") or {}
-    return Annotation(
-        kind=simple_name(item["type"]),
-        document_key=item["documentId"]["id"],
-        page=int(item["page"]),
-        annotation_id=ident.get("id") if isinstance(ident, dict) else ident,
-        position=_box(item.get("position")),
-        coords=tuple(b for b in (_box(c) for c in item.get("coords") or []) if b),
-        color=_rgb(item.get("color")),
-        interior_color=_rgb(item.get("interiorColor")),
-        opacity=item.get("opacity"),
-        width=item.get("width"),
-        contents=item.get("contents"),
-        rich_text=rich.get("value") if isinstance(rich, dict) else None,
-        creator=item.get("creator"),
-        creation_date=item.get("creationDate"),
-        icon=item.get("icon"),
-        start=_point(item.get("start")),
-        end=_point(item.get("end")),
-        head=item.get("head"),
-        tail=item.get("tail"),
-        default_appearance=item.get("defaultappearance"),
-    )

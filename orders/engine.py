@@ -1,4 +1,4 @@
-"""From an order's request to the PDF engine's calls (no Django, no state)."""
+"""From an order's spec to the PDF engine's calls (no Django, no state)."""
 
 from __future__ import annotations
 
@@ -7,24 +7,21 @@ from collections import defaultdict
 from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
 
-from documents.pdf.annotate import apply_annotations
+from documents.pdf.annotate import Mode, apply_annotations
 from documents.pdf.assemble import assemble
 from documents.pdf.failures import engine_failures
 from documents.pdf.fdf import export_fdf
 from documents.pdf.pack import zip_entries
 from documents.pdf.types import Annotation, PageOrigin, Placement, SourceElement
-from orders.annotations import to_engine
 
 AnnotationIndex = dict[tuple[str, int], list[Annotation]]
 
 
-def annotations_of(request: dict[str, Any]) -> AnnotationIndex:
+def annotations_of(annotations: Sequence[Annotation]) -> AnnotationIndex:
     """The order's annotations grouped by (source document id, 0-based source page)."""
     index: AnnotationIndex = defaultdict(list)
-    for item in (request.get("annotations") or {}).get("annotations") or []:
-        annotation = to_engine(item)
+    for annotation in annotations:
         index[(annotation.document_key, annotation.page)].append(annotation)
     return index
 
@@ -50,7 +47,7 @@ def build_pdf(
     elements: Sequence[SourceElement],
     index: AnnotationIndex,
     dest: Path,
-    mode: str,
+    mode: Mode,
     stack: ExitStack,
 ) -> int:
     """Assemble `elements` into `dest` with their annotations; returns the page count."""

@@ -6,12 +6,15 @@ from typing import Any
 
 from rest_framework import serializers
 
+from jobs.serializers import OrderIdSerializer, OrderProgressSerializer
 from orders.annotations import AnnotationSerializer, echo
 from orders.models import TransformationOrder
-from transformsvc.fields import IdField, MillisecondDateTimeField, id_object
+from orders.specs import OrderSpec, spec_of
+from transformsvc.fields import IdField, id_object
+from webhooks.fields import CallbackUrlField
 
 
-class PageSelectionSerializer(serializers.Serializer):
+class PageSelectionSerializer(serializers.Serializer[Any]):
     minPage = serializers.IntegerField(min_value=1)
     maxPage = serializers.IntegerField(min_value=1)
 
@@ -23,7 +26,7 @@ class PageSelectionSerializer(serializers.Serializer):
         return attrs
 
 
-class ElementSerializer(serializers.Serializer):
+class ElementSerializer(serializers.Serializer[Any]):
     documentId = IdField()
     pagesSelectionList = PageSelectionSerializer(
         many=True, required=False, allow_null=True
@@ -33,24 +36,38 @@ class ElementSerializer(serializers.Serializer):
     )
 
 
-class DetailSerializer(serializers.Serializer):
+class DetailSerializer(serializers.Serializer[Any]):
     transformationElements = ElementSerializer(many=True, allow_empty=False)
     documentTitle = serializers.CharField(
         required=False, allow_null=True, allow_blank=True, max_length=1024
     )
 
 
-class AnnotationsSerializer(serializers.Serializer):
+class AnnotationsSerializer(serializers.Serializer[Any]):
     annotations = AnnotationSerializer(many=True, required=False, allow_null=True)
 
 
-class TransformationRequestSerializer(serializers.Serializer):
+class TransformationRequestSerializer(serializers.Serializer[Any]):
     format = serializers.ChoiceField(choices=TransformationOrder.Format.values)
+    # An addition: where the order is POSTed when it ends (webhooks).
+    callbackUrl = CallbackUrlField()
     transformationDetails = DetailSerializer(many=True, allow_empty=False)
     annotations = AnnotationsSerializer(required=False, allow_null=True)
 
+    def spec(self) -> OrderSpec:
+        """The request as typed values, for the services."""
+        normalised = self.normalised()
+        return spec_of(normalised["format"], normalised)
+
     def normalised(self) -> dict[str, Any]:
         """The request as the order stores and echoes it."""
+        if self._normalised is None:
+            self._normalised = self._normalise()
+        return self._normalised
+
+    _normalised: dict[str, Any] | None = None
+
+    def _normalise(self) -> dict[str, Any]:
         data, raw = self.validated_data, self.initial_data
         details = [
             {
@@ -82,23 +99,8 @@ class TransformationRequestSerializer(serializers.Serializer):
         }
 
 
-class OrderIdSerializer(serializers.Serializer):
-    id = serializers.CharField()
-
-
-class TransformationOrderIdSerializer(serializers.Serializer):
+class TransformationOrderIdSerializer(serializers.Serializer[Any]):
     transformationOrderId = OrderIdSerializer()
-
-
-class OrderProgressSerializer(serializers.Serializer):
-    """What every kind of order reports: state, error, dates and times in ms."""
-
-    currentState = serializers.CharField(source="state")
-    errorMessage = serializers.CharField(source="error_message", allow_null=True)
-    queuedDate = MillisecondDateTimeField(source="queued_at")
-    processedDate = MillisecondDateTimeField(source="processed_at")
-    queuedTime = serializers.IntegerField(source="queued_ms", allow_null=True)
-    processingTime = serializers.IntegerField(source="processing_ms", allow_null=True)
 
 
 class TransformationOrderSerializer(OrderProgressSerializer):
@@ -131,29 +133,3 @@ class TransformationOrderSerializer(OrderProgressSerializer):
 
     def get_annotations(self, order: TransformationOrder) -> dict[str, Any] | None:
         return order.request.get("annotations")
-
-
-class TransformationOrderPageSerializer(serializers.Serializer):
-    """GET /transformations: one page of orders, newest first."""
-
-    count = serializers.IntegerField()
-    page = serializers.IntegerField()
-    pageSize = serializers.IntegerField()
-    results = TransformationOrderSerializer(many=True)
-
-
-class OrderListQuerySerializer(serializers.Serializer):
-    state = serializers.ChoiceField(
-        choices=["QUEUED", "PROCESSING", "PROCESSED", "FAILED"], required=False
-    )
-    # Bounded so that the row offset stays far inside PostgreSQL's bigint.
-    page = serializers.IntegerField(
-        min_value=1, max_value=1_000_000, required=False, default=1
-    )
-    pageSize = serializers.IntegerField(
-        min_value=1, max_value=500, required=False, default=50
-    )
-
-
-class LongPollQuerySerializer(serializers.Serializer):
-    timeoutMs = serializers.IntegerField(min_value=0, required=False, default=0)

@@ -1,4 +1,4 @@
-"""Writes on transformation orders: create (validated), run on a worker, delete."""
+"""Writes on transformation orders: create (validated), run on a worker."""
 
 from __future__ import annotations
 
@@ -13,51 +13,59 @@ from django.db import transaction
 from documents import services as document_services
 from documents.ids import child_id, new_document_id, new_order_id
 from documents.models import Document
-from documents.pdf.types import EngineError, PageRange, SourceElement
+from documents.pdf.types import EngineError, SourceElement
+from documents.renditions import wait_readable
 from documents.selectors import documents_visible
-from orders import engine, lifecycle, tasks
+from documents.storage import ensure_disk_space, pdf_path, temp_path
+from jobs import inputs, lifecycle
+from jobs.lifecycle import Outcome
+from jobs.registry import kind_of
+from jobs.tasks import enqueue_on_commit
+from orders import engine
 from orders.models import TransformationOrder
-from orders.selectors import order_get
-from transformsvc.problems import InvalidInput
+from orders.specs import OrderSpec, OutputSpec, operations_of, pages_taken
+from transformsvc.problems import Busy, InvalidInput, ServiceError
 
 
 def _limit(name: str) -> int:
     return int(settings.TRANSFORMSVC[name])
 
 
-def _check_documents(
-    request: dict[str, Any], owner_id: int | None
-) -> dict[str, Document]:
+def _check_documents(spec: OrderSpec, owner_id: int | None) -> dict[str, Document]:
     """Every referenced document exists, is a PDF, and every page reference fits it."""
     errors: dict[str, list[str]] = {}
-    details = request["transformationDetails"]
-    wanted = {
-        el["documentId"]["id"] for d in details for el in d["transformationElements"]
+    docs = {
+        d.id: d for d in documents_visible(owner_id).filter(pk__in=spec.document_ids)
     }
-    docs = {d.id: d for d in documents_visible(owner_id).filter(pk__in=wanted)}
+    unreadable = {}
+    for doc_id, found in docs.items():
+        try:
+            docs[doc_id] = wait_readable(found)  # a conversion under way: waited for
+        except Busy:
+            raise
+        except ServiceError as exc:
+            unreadable[doc_id] = exc.detail
     elements = 0
-    for i, detail in enumerate(details):
-        for j, element in enumerate(detail["transformationElements"]):
+    for i, output in enumerate(spec.outputs):
+        for j, element in enumerate(output.elements):
             elements += 1
             where = f"transformationDetails[{i}].transformationElements[{j}]"
-            doc = docs.get(element["documentId"]["id"])
+            doc = docs.get(element.document_id)
             if doc is None:
                 errors[f"{where}.documentId"] = [
-                    f"no document with id {element['documentId']['id']!r}"
+                    f"no document with id {element.document_id!r}"
                 ]
                 continue
-            if not doc.page_count:
-                errors[f"{where}.documentId"] = [
-                    f"document {doc.id!r} is not a readable PDF"
-                ]
+            if doc.id in unreadable:
+                errors[f"{where}.documentId"] = [unreadable[doc.id]]
                 continue
-            for k, sel in enumerate(element.get("pagesSelectionList") or []):
-                if sel["maxPage"] > doc.page_count:
+            for k, selection in enumerate(element.ranges or ()):
+                if selection.last > (doc.page_count or 0):
                     errors[f"{where}.pagesSelectionList[{k}].maxPage"] = [
-                        f"page {sel['maxPage']} is past the end of document {doc.id!r} "
-                        f"({doc.page_count} pages)"
+                        f"page {selection.last} is past the end of document "
+                        f"{doc.id!r} ({doc.page_count} pages)"
                     ]
-    if len(details) > _limit("MAX_OUTPUTS"):
+    if len(spec.outputs) > _limit("MAX_OUTPUTS"):
         errors["transformationDetails"] = [
             f"at most {_limit('MAX_OUTPUTS')} outputs per order"
         ]
@@ -65,22 +73,22 @@ def _check_documents(
         errors["transformationDetails"] = [
             f"at most {_limit('MAX_ELEMENTS')} elements per order"
         ]
-    annotations = (request.get("annotations") or {}).get("annotations") or []
-    if len(annotations) > _limit("MAX_ANNOTATIONS"):
+    if len(spec.annotations) > _limit("MAX_ANNOTATIONS"):
         errors["annotations.annotations"] = [
             f"at most {_limit('MAX_ANNOTATIONS')} annotations per order"
         ]
-    for n, item in enumerate(annotations):
-        doc = docs.get(item["documentId"]["id"])
+    for n, annotation in enumerate(spec.annotations):
+        doc = docs.get(annotation.document_key)
         where = f"annotations.annotations[{n}]"
         if doc is None:
             errors[f"{where}.documentId"] = [
-                f"document {item['documentId']['id']!r} is not one of the order's documents"
+                f"document {annotation.document_key!r} is not one of the order's "
+                "documents"
             ]
-        elif doc.page_count and item["page"] >= doc.page_count:
+        elif doc.page_count and annotation.page >= doc.page_count:
             errors[f"{where}.page"] = [
-                f"page {item['page']} (counted from 0) does not exist in document {doc.id!r} "
-                f"({doc.page_count} pages)"
+                f"page {annotation.page} (counted from 0) does not exist in document "
+                f"{doc.id!r} ({doc.page_count} pages)"
             ]
     if errors:
         first = next(iter(errors))
@@ -89,30 +97,48 @@ def _check_documents(
 
 
 def order_create(
-    *, request: dict[str, Any], owner_id: int | None = None
+    *,
+    spec: OrderSpec,
+    request: dict[str, Any],
+    owner_id: int | None = None,
+    callback_url: str | None = None,
 ) -> TransformationOrder:
-    """Validate against the stored documents, save the order QUEUED, enqueue on commit."""
-    docs = _check_documents(request, owner_id)
+    """Validate `spec` against the stored documents, save the order QUEUED with
+    `request` (the normalised request it echoes), enqueue it on commit."""
+    docs = _check_documents(spec, owner_id)
+    ensure_disk_space()
     lifecycle.ensure_capacity()
+    uses = _uses(spec, docs)
     with transaction.atomic():
         order = TransformationOrder.objects.create(
             id=new_order_id(),
-            format=request["format"],
+            format=spec.format,
             request={
                 "transformationDetails": request["transformationDetails"],
                 "annotations": request["annotations"],
             },
             input_count=len(docs),
             owner_id=owner_id,
+            callback_url=callback_url,
+            **operations_of(spec),
+            **inputs.totals(uses),
         )
-        tasks.enqueue_on_commit(tasks.TRANSFORMATION_TASK, order.id)
+        inputs.record(order, uses)
+        enqueue_on_commit(kind_of(TransformationOrder).task, order.id)
     return order
 
 
-def order_delete(*, order_id: str, owner_id: int | None = None) -> None:
-    """Remove an order; a running one is removed, its results discarded when it ends."""
-    order = order_get(order_id, owner_id)
-    order.delete()
+def _uses(spec: OrderSpec, docs: dict[str, Document]) -> list[inputs.InputUse]:
+    """Every element's use of its document: pages taken, the document's size."""
+    return [
+        inputs.InputUse(
+            element.document_id,
+            pages_taken(element, docs[element.document_id].page_count),
+            docs[element.document_id].size,
+        )
+        for output in spec.outputs
+        for element in output.elements
+    ]
 
 
 def order_run(*, order_id: str) -> None:
@@ -121,81 +147,66 @@ def order_run(*, order_id: str) -> None:
 
 
 @contextmanager
-def _sources(order: TransformationOrder) -> Iterator[dict[str, Path]]:
-    """Local paths of the order's source documents, keyed by id."""
-    ids = {
-        el["documentId"]["id"]
-        for d in order.request["transformationDetails"]
-        for el in d["transformationElements"]
-    }
-    docs = {d.id: d for d in Document.objects.filter(pk__in=ids)}
-    missing = sorted(ids - docs.keys())
+def _sources(spec: OrderSpec) -> Iterator[dict[str, Path]]:
+    """Local paths of the order's source PDFs, keyed by document id."""
+    docs = {d.id: d for d in Document.objects.filter(pk__in=spec.document_ids)}
+    missing = sorted(spec.document_ids - docs.keys())
     if missing:
         raise EngineError(f"document {missing[0]!r} was deleted before the order ran")
     with ExitStack() as stack:
-        yield {
-            i: stack.enter_context(
-                document_services.local_path(document_services.pdf_of(d))
-            )
-            for i, d in docs.items()
-        }
+        yield {i: stack.enter_context(pdf_path(d)) for i, d in docs.items()}
 
 
-def _elements(detail: dict[str, Any], paths: dict[str, Path]) -> list[SourceElement]:
-    out = []
-    for el in detail["transformationElements"]:
-        doc_id = el["documentId"]["id"]
-        ranges = el.get("pagesSelectionList")
-        out.append(
-            SourceElement(
-                key=doc_id,
-                path=str(paths[doc_id]),
-                title=el.get("documentTitle"),
-                ranges=None
-                if not ranges
-                else tuple(PageRange(r["minPage"], r["maxPage"]) for r in ranges),
-            )
+def _elements(output: OutputSpec, paths: dict[str, Path]) -> list[SourceElement]:
+    return [
+        SourceElement(
+            key=element.document_id,
+            path=str(paths[element.document_id]),
+            title=element.title,
+            ranges=element.ranges,
         )
-    return out
+        for element in output.elements
+    ]
 
 
-def _build_and_store(order: TransformationOrder) -> tuple[Document, dict[str, Any]]:
-    details = order.request["transformationDetails"]
-    annotations = engine.annotations_of(order.request)
+def _build_and_store(order: TransformationOrder) -> Outcome:
+    spec = order.spec
+    annotations = engine.annotations_of(spec.annotations)
     result_id = new_document_id()
-    with _sources(order) as paths, ExitStack() as stack:
+    with _sources(spec) as paths, ExitStack() as stack:
         outputs = []
-        for detail in details:
-            path = stack.enter_context(document_services.temp_path(".out"))
+        for output in spec.outputs:
+            path = stack.enter_context(temp_path(".out"))
             pages = engine.build_output(
-                order.format, _elements(detail, paths), annotations, path, stack
+                spec.format, _elements(output, paths), annotations, path, stack
             )
-            outputs.append((detail.get("documentTitle"), path, pages))
+            outputs.append((output.title, path, pages))
         page_total = sum(p for _, _, p in outputs)
         if len(outputs) == 1:
             title, path, _ = outputs[0]
             result = _store(order, path, result_id, title)
-            return result, {"result_document": result, "page_count": page_total}
-        container_path = stack.enter_context(document_services.temp_path(".zip"))
-        engine.zip_outputs(
-            [(t, p) for t, p, _ in outputs], container_path, order.format
-        )
+            return document_services.result_outcome(
+                result, result_document=result, page_count=page_total
+            )
+        container_path = stack.enter_context(temp_path(".zip"))
+        engine.zip_outputs([(t, p) for t, p, _ in outputs], container_path, spec.format)
         result = document_services.document_store_result(
             path=container_path,
             document_id=result_id,
             title=None,
             owner_id=order.owner_id,
             mime_type="application/zip",
+            is_container=True,
         )
         output_ids = []
         for n, (title, path, _) in enumerate(outputs):
-            child = _store(order, path, child_id(result_id, n), title, parent=result)
+            child = _store(
+                order, path, child_id(result_id, n), title, parent=result, part=n
+            )
             output_ids.append(child.id)
-        return result, {
-            "result_document": result,
-            "output_ids": output_ids,
-            "page_count": page_total,
-        }
+        return document_services.result_outcome(
+            result, result_document=result, output_ids=output_ids, page_count=page_total
+        )
 
 
 def _store(
@@ -204,6 +215,7 @@ def _store(
     document_id: str,
     title: str | None,
     parent: Document | None = None,
+    part: int | None = None,
 ) -> Document:
     """Store an output (moved into storage, so `path` is gone afterwards)."""
     pdf_fdf = order.format == TransformationOrder.Format.PDF_FDF
@@ -214,9 +226,10 @@ def _store(
         title=title,
         owner_id=order.owner_id,
         parent=parent,
+        part=part,
     )
     if fdf is not None:
-        with document_services.temp_path(".fdf") as fdf_path:
+        with temp_path(".fdf") as fdf_path:
             fdf_path.write_bytes(fdf)
             document_services.document_store_result(
                 path=fdf_path,

@@ -30,7 +30,7 @@ def _stop_order_listener() -> Iterator[None]:
     """A long poll starts a listener holding a connection to the test database: close it
     after each test, or the test database cannot be dropped."""
     yield
-    from orders.notify import listener
+    from jobs.notify import listener
 
     listener.stop()
 
@@ -103,7 +103,8 @@ def uploaded(upload: Callable[..., Any]) -> Callable[..., str]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests outside tests/pdf (the pure engine) talk to PostgreSQL."""
+    """Tests outside tests/pdf, tests/ocr and tests/convert (the pure engines) talk
+    to PostgreSQL."""
     for item in items:
         if _uses_django_path(str(item.fspath)) and not item.get_closest_marker(
             "django_db"
@@ -111,8 +112,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.django_db)
 
 
+# The pure engines are tested without Django's database or settings.
+_ENGINE_TESTS = ("tests/pdf/", "tests/ocr/", "tests/convert/")
+
+
 def _uses_django_path(path: str) -> bool:
-    return "tests/pdf/" not in path.replace("\\", "/")
+    path = path.replace("\\", "/")
+    return not any(part in path for part in _ENGINE_TESTS)
 
 
 @pytest.fixture
@@ -133,3 +139,40 @@ def run_order(
         return client.get(f"/transformations/{order_id}").json()
 
     return _run
+
+
+@pytest.fixture
+def convert_upload(
+    client: Any, django_capture_on_commit_callbacks: Any
+) -> Callable[..., Any]:
+    """POST /documents, letting the worker (sync in tests) convert it at once;
+    returns the response."""
+
+    def _upload(data: bytes, **query: Any) -> Any:
+        url = "/documents" + ("?" + urlencode(query) if query else "")
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.post(url, data=data, content_type="application/octet-stream")
+
+    return _upload
+
+
+@pytest.fixture
+def converted(convert_upload: Callable[..., Any]) -> Callable[..., str]:
+    def _converted(data: bytes, **query: Any) -> str:
+        response = convert_upload(data, **query)
+        assert response.status_code == 200, response.content
+        return str(response.json()["id"])
+
+    return _converted
+
+
+@pytest.fixture
+def pages_with(client: Any) -> Callable[[str, str], list[int]]:
+    """The pages of a document where `word` is found (GET .../pages)."""
+
+    def _pages(document_id: str, word: str) -> list[int]:
+        response = client.get(doc_url(document_id, "/pages", searchText=word))
+        assert response.status_code == 200, response.content
+        return list(response.json()["pageList"])
+
+    return _pages

@@ -15,5 +15,9 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":  # noqa: F
 # One test database per run, so that concurrent runs on one server do not collide.
 DATABASES["default"]["TEST"] = {"NAME": f"test_transformsvc_{os.getpid()}"}  # noqa: F405
 
+# The toy kind of order (tests/toykind) proves that kinds plug into jobs/; its
+# routes (tests.toykind.urls) are used only by the tests that read toy orders.
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.toykind"]  # noqa: F405
+
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 WHITENOISE_AUTOREFRESH = True  # serve from the finders; no collectstatic in tests

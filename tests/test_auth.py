@@ -83,8 +83,10 @@ def test_owners_see_only_their_own_documents_and_orders(
     )
     assert bob.get(f"/transformations/{order_id}").status_code == 404
     assert bob.delete(f"/transformations/{order_id}").status_code == 404
-    assert bob.get("/transformations").json()["count"] == 0
-    assert alice.get("/transformations").json()["count"] == 1
+    assert bob.get("/transformations").json() == []
+    assert len(alice.get("/transformations").json()) == 1
+    assert bob.delete("/transformations").status_code == 200
+    assert len(alice.get("/transformations").json()) == 1, "bob removed only his own"
     result = alice.get(f"/transformations/{order_id}").json()[
         "transformationResultDocumentID"
     ]
@@ -103,14 +105,14 @@ def test_owners_see_only_their_own_documents_and_orders(
     )
     assert mixed.status_code == 400
 
-    bob.delete(doc_url(alice_doc))
+    assert bob.delete(doc_url(alice_doc)).status_code == 404
     assert alice.get(doc_url(alice_doc)).status_code == 200, (
         "another owner cannot delete it"
     )
 
 
 def test_a_revoked_key_stops_working(token_auth: None) -> None:
-    from documents.models import ApiKey
+    from accounts.models import ApiKey
 
     key = new_key("carol")
     assert as_owner(key).get("/transformations").status_code == 200
@@ -123,7 +125,7 @@ def test_admin_can_create_a_key_and_shows_it_once(
 ) -> None:
     owner = django_user_model.objects.create(username="dave")
     response = admin_client.post(
-        "/admin/documents/apikey/add/",
+        "/admin/accounts/apikey/add/",
         {"owner": owner.pk, "name": "ci", "is_active": "on"},
         follow=True,
     )
@@ -133,7 +135,7 @@ def test_admin_can_create_a_key_and_shows_it_once(
 
 
 def test_keys_are_stored_hashed(token_auth: None) -> None:
-    from documents.models import ApiKey
+    from accounts.models import ApiKey
 
     key = new_key("erin")
     stored = ApiKey.objects.get()
@@ -145,3 +147,19 @@ def test_auth_off_by_default_needs_no_key(
 ) -> None:
     doc = uploaded(make_pdf_bytes(1))
     assert client.get(doc_url(doc, "/layout")).status_code == 200
+
+
+def test_stored_annotations_belong_to_their_owner(token_auth: None) -> None:
+    alice, bob = as_owner(new_key("alice")), as_owner(new_key("bob"))
+    alice_doc = upload_as(alice, make_pdf_bytes(1))
+    url = "/annotation?documentId=" + alice_doc
+    note = {"annotations": [{"id": {"id": "n1"}, "type": "Highlight", "page": 0}]}
+    assert alice.put(url, data=note, content_type="application/json").status_code == 200
+    assert [a["id"] for a in alice.get(url).json()["annotations"]] == [{"id": "n1"}]
+    assert bob.get(url).status_code == 404
+    for method in (bob.put, bob.post):
+        response = method(url, data=note, content_type="application/json")
+        assert response.status_code == 404, method
+    gone = bob.delete(url, data=note, content_type="application/json")
+    assert gone.status_code == 404
+    assert len(alice.get(url).json()["annotations"]) == 1

@@ -8,6 +8,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
 
 from transformsvc.middleware import request_id_var
 
@@ -21,6 +22,7 @@ class ServiceError(Exception):
 
     status = 400
     title = "Bad request"
+    user_facing = True
 
     def __init__(
         self,
@@ -65,6 +67,11 @@ class UnsupportedMedia(ServiceError):
     title = "Unsupported document"
 
 
+class Unprocessable(ServiceError):
+    status = 422
+    title = "Unprocessable document"
+
+
 class RangeNotSatisfiable(ServiceError):
     status = 416
     title = "Range not satisfiable"
@@ -78,6 +85,13 @@ class TooManyRequests(ServiceError):
 class Busy(ServiceError):
     status = 503
     title = "Service busy"
+
+
+def is_user_facing(exc: BaseException) -> bool:
+    """Whether the message of `exc` is written for users: ServiceError here, and the
+    document engine's errors (flagged `user_facing` so this module need not import
+    the engine)."""
+    return bool(getattr(exc, "user_facing", False))
 
 
 def problem_body(
@@ -143,13 +157,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             problem_body(404, "Not found", str(exc) or "not found"), status=404
         )
     elif isinstance(exc, drf_exceptions.APIException):
-        # Imported here: DRF's views module loads the authentication classes at
-        # import time, and those import our services, which import this module.
-        from rest_framework.views import exception_handler as drf_exception_handler
-
-        response = drf_exception_handler(exc, context)
-        if response is None:
+        drf_response = drf_exception_handler(exc, context)
+        if drf_response is None:
             return None
+        response = drf_response
         detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
         response.data = problem_body(exc.status_code, type(exc).__name__, detail)
     else:

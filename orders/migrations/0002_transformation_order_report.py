@@ -2,7 +2,7 @@
 
 from django.db import migrations
 
-from orders.reporting import duration_ms_sql
+from jobs.reporting import duration_ms_sql
 
 
 def _view_sql(ms) -> str:

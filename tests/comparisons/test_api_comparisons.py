@@ -72,7 +72,9 @@ def test_difference_needs_both_documents(
     client: Any, uploaded: Callable[..., str]
 ) -> None:
     left = uploaded(pdf_of(["x"]))
-    assert difference(client, left, "missing").status_code == 400
+    unknown = difference(client, left, "missing")
+    assert unknown.status_code == 404  # as the original: "document not found"
+    assert "missing" in unknown.json()["detail"]
     assert client.get("/difference", {"leftDocumentId": left}).status_code == 400
 
 
@@ -180,3 +182,26 @@ def test_comparison_delete_and_unknown(
     assert client.delete(f"/comparisons/{order_id}").status_code == 200
     assert client.get(f"/comparisons/{order_id}").status_code == 404
     assert client.get(doc_url(order["targetDocumentId"])).status_code == 200
+
+
+def test_lowlight_colour_null_as_a_string_means_no_lowlight(
+    run_comparison: Callable[..., dict[str, Any]], uploaded: Callable[..., str]
+) -> None:
+    left = uploaded(pdf_of(["the quick brown fox"]))
+    right = uploaded(pdf_of(["the quick brown cat"]))
+    plain = run_comparison({"leftDocumentId": left, "rightDocumentId": right})
+    null = run_comparison(
+        {
+            "leftDocumentId": left,
+            "rightDocumentId": right,
+            "lowlightColor": "null",
+            "highlightColor": "null",
+        }
+    )
+    assert null["currentState"] == "PROCESSED", null["errorMessage"]
+    assert null["lowlightColor"] == "" and null["highlightColor"] == "FF0000"
+    pixels = [
+        pymupdf.open(file_path(order["targetDocumentId"]))[0].get_pixmap().samples
+        for order in (plain, null)
+    ]
+    assert pixels[0] == pixels[1]

@@ -136,11 +136,16 @@ def test_several_outputs_give_a_container_zip_and_child_documents(
     )
     result_id = order["transformationResultDocumentID"]["id"]
     children = [c["id"] for c in order["transformationResultDocumentIDs"]]
-    assert children == [f"{result_id}@0", f"{result_id}@1"]
+    assert children == [f"{result_id}/0", f"{result_id}/1"]
     assert pdftotext_pages(file_path(children[0])) == ["alpha page 2"]
     assert pdftotext_pages(file_path(children[1])) == ["beta page 1", "beta page 2"]
-    layout = client.get(doc_url(children[1], "/layout")).json()
-    assert len(layout["pageDimensionsList"]) == 2
+    # The part's `/` written raw, percent-encoded, or as `@` (the original's rule).
+    for spelling in (children[1], f"{result_id}@1"):
+        layout = client.get(doc_url(spelling, "/layout")).json()
+        assert len(layout["pageDimensionsList"]) == 2
+        assert layout["documentId"] == {"id": children[1]}
+    raw = client.get(f"/documents/{result_id}/1/layout")
+    assert raw.json()["documentId"] == {"id": children[1]}
     container = client.get(doc_url(result_id, "/file"))
     assert container["Content-Type"] == "application/zip"
     with zipfile.ZipFile(io.BytesIO(b"".join(container.streaming_content))) as archive:
@@ -245,15 +250,36 @@ def test_listing_is_newest_first_and_filters_by_state(
     first = run_order(order_body([element(doc_a, (1, 1))]))
     second = run_order(order_body([element(doc_a, (2, 2))]))
     listing = client.get("/transformations").json()
-    ids = [o["transformationOrderId"]["id"] for o in listing["results"]]
+    ids = [o["transformationOrderId"]["id"] for o in listing]
     assert ids == [
         second["transformationOrderId"]["id"],
         first["transformationOrderId"]["id"],
     ]
-    assert client.get("/transformations?state=FAILED").json()["count"] == 0
-    assert (
-        client.get("/transformations?state=PROCESSED&pageSize=1").json()["count"] == 2
-    )
+    assert client.get("/transformations?state=FAILED").json() == []
+    page = client.get("/transformations?state=PROCESSED&pageSize=1")
+    assert [o["transformationOrderId"]["id"] for o in page.json()] == [ids[0]]
+    assert page["X-Total-Count"] == "2"
+    assert re.search(r'<[^>]*\bpage=2\b[^>]*>; rel="next"', page["Link"])
+    assert "state=PROCESSED" in page["Link"] and "pageSize=1" in page["Link"]
+    second_page = client.get("/transformations?state=PROCESSED&pageSize=1&page=2")
+    assert [o["transformationOrderId"]["id"] for o in second_page.json()] == [ids[1]]
+    assert 'rel="next"' not in second_page["Link"]
+    assert re.search(r'<[^>]*\bpage=1\b[^>]*>; rel="prev"', second_page["Link"])
+
+
+def test_delete_all_removes_every_order_of_the_caller(
+    run_order: Callable[..., dict[str, Any]], client: Any, doc_a: str
+) -> None:
+    order = run_order(order_body([element(doc_a, (1, 1))]))
+    run_order(order_body([element(doc_a, (2, 2))]))
+    response = client.delete("/transformations")
+    assert response.status_code == 200
+    assert client.get("/transformations").json() == []
+    order_id = order["transformationOrderId"]["id"]
+    assert client.get(f"/transformations/{order_id}").status_code == 404
+    # The results are documents of their own and stay.
+    result = order["transformationResultDocumentID"]["id"]
+    assert client.get(doc_url(result)).status_code == 200
 
 
 def test_delete_removes_the_order(

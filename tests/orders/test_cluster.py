@@ -98,6 +98,7 @@ def test_an_idle_database_broker_is_woken_by_the_enqueue_not_by_its_poll(
             )
             order_ids.append(order_id)
         for order in TransformationOrder.objects.filter(pk__in=order_ids):
+            assert order.started_at is not None
             waited = (order.started_at - order.queued_at).total_seconds()
             assert waited < 2.0, f"order queued for {waited:.3f} s"
 

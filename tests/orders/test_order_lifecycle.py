@@ -12,10 +12,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from jobs.recovery import reap_stale_orders
+from jobs.states import State
 from orders.models import TransformationOrder
-from orders.recovery import reap_stale_orders
 from orders.services import order_run
-from orders.states import State
 from tests.orders.helpers import element, order_body
 
 
@@ -141,4 +141,4 @@ def test_an_order_left_processing_is_requeued_once_then_failed(
     assert reap_stale_orders() == 1
     order.refresh_from_db()
     assert order.state == State.FAILED
-    assert "did not finish" in order.error_message
+    assert "did not finish" in (order.error_message or "")

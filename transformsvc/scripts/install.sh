@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Creates the virtual environment and installs the project with its test tools,
-# plus the Debian tools the service and its tests call (poppler-utils, qpdf).
+# plus the Debian packages the service and its tests call: poppler-utils and qpdf
+# (PDF checks), LibreOffice without GUI, its Python bridge (python3-uno, used by
+# the office pool's server with the system Python) and fonts (the converters),
+# mupdf-tools (tests), tesseract and its languages (OCR), and redis-server, which
+# the tests start when no Redis answers on 127.0.0.1:6379.
 set -euo pipefail
 venv="${1:-.venv}"
 
@@ -37,4 +41,24 @@ fi
 missing=()
 command -v pdftotext >/dev/null || missing+=(poppler-utils)
 command -v qpdf >/dev/null || missing+=(qpdf)
+command -v redis-server >/dev/null || missing+=(redis-server)
+# The office pool runs LibreOffice in network namespaces (util-linux's unshare).
+command -v unshare >/dev/null || missing+=(util-linux)
+# Debian packages that are checked by name: installed or not. Tesseract comes
+# with its orientation model and the languages read by default.
+wanted_packages=(
+  libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
+  libreoffice-draw-nogui python3-uno
+  fonts-liberation fonts-dejavu fonts-noto-core fonts-noto-cjk
+  mupdf-tools
+  tesseract-ocr tesseract-ocr-osd tesseract-ocr-eng tesseract-ocr-fra
+  tesseract-ocr-deu tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-por
+  tesseract-ocr-nld
+)
+if command -v dpkg-query >/dev/null; then
+  for package in "${wanted_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+      missing+=("$package")
+  done
+fi
 [ ${#missing[@]} = 0 ] || apt_install "${missing[@]}" || true

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    """API keys and their owners: who is calling, and what they may see."""
+
+    name = "accounts"
+    default_auto_field = "django.db.models.BigAutoField"
