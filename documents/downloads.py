@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import BinaryIO
 
+from django.core.files import File
 from django.http import FileResponse, HttpRequest, StreamingHttpResponse
 from django.utils.http import content_disposition_header
 
-from transformsvc.problems import RangeNotSatisfiable
+from transformsvc.problems import InvalidInput, RangeNotSatisfiable
 
 _RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
 CHUNK = 256 * 1024
@@ -41,7 +41,32 @@ def parse_range(header: str, size: int) -> tuple[int, int] | None:
     return first, last
 
 
-def _slice(fh: BinaryIO, first: int, last: int) -> Iterator[bytes]:
+def parse_chunk_range(header: str, size: int) -> tuple[int, int]:
+    """The range of GET /file/chunk, which the original takes as `bytes=x-y` with
+    x and y integers: a missing, malformed, negative (`bytes=-5`), multiple or
+    descending range is a 400; one that starts past the end a 416."""
+    match = _RANGE.match(header.strip())
+    if not match or not match.group(1):
+        raise InvalidInput(
+            f"Range must be bytes=<first>-<last>, not {header!r}",
+            errors={"Range": ["expected bytes=<first>-<last>"]},
+        )
+    first_s, last_s = match.groups()
+    if last_s and int(last_s) < int(first_s):
+        raise InvalidInput(
+            f"range {header!r} ends before it starts",
+            errors={"Range": ["last byte before first byte"]},
+        )
+    wanted = parse_range(header, size) if size else None
+    if wanted is None:  # an empty file has no satisfiable range
+        raise RangeNotSatisfiable(
+            f"range {header!r} is outside the file of {size} bytes",
+            headers={"Content-Range": f"bytes */{size}"},
+        )
+    return wanted
+
+
+def _slice(fh: File[bytes], first: int, last: int) -> Iterator[bytes]:
     try:
         fh.seek(first)
         left = last - first + 1
@@ -56,9 +81,46 @@ def _slice(fh: BinaryIO, first: int, last: int) -> Iterator[bytes]:
 
 
 def file_response(
-    request: HttpRequest, fh: BinaryIO, *, size: int, content_type: str, filename: str
+    request: HttpRequest,
+    fh: File[bytes],
+    *,
+    size: int,
+    content_type: str,
+    filename: str,
 ) -> FileResponse | StreamingHttpResponse:
     wanted = parse_range(request.headers.get("Range", ""), size) if size else None
+    return _answer(fh, wanted, size=size, content_type=content_type, filename=filename)
+
+
+def chunk_response(
+    request: HttpRequest,
+    fh: File[bytes],
+    *,
+    size: int,
+    content_type: str,
+    filename: str,
+) -> StreamingHttpResponse:
+    """206 with the bytes of the `Range` header, refused as `parse_chunk_range` says."""
+    try:
+        wanted = parse_chunk_range(request.headers.get("Range", ""), size)
+    except Exception:
+        fh.close()
+        raise
+    response = _answer(
+        fh, wanted, size=size, content_type=content_type, filename=filename
+    )
+    assert isinstance(response, StreamingHttpResponse)
+    return response
+
+
+def _answer(
+    fh: File[bytes],
+    wanted: tuple[int, int] | None,
+    *,
+    size: int,
+    content_type: str,
+    filename: str,
+) -> FileResponse | StreamingHttpResponse:
     if wanted is None:
         response: FileResponse | StreamingHttpResponse = FileResponse(
             fh, content_type=content_type, as_attachment=True, filename=filename

@@ -16,6 +16,7 @@ import socket
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import urllib3
@@ -119,28 +120,27 @@ def _embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | No
     return None
 
 
-def resolve(url: str, allowlist: frozenset[str]) -> Target:
-    """Check scheme and host; return the one address to connect to."""
+def resolve(url: str, allowlist: frozenset[str], what: str = "documentUrl") -> Target:
+    """Check scheme and host; return the one address to connect to. `what` names
+    the URL in messages (documentUrl, callbackUrl)."""
     try:
         parts = urlsplit(url)
         port_given = parts.port
     except ValueError as exc:  # "Invalid IPv6 URL", "Port out of range"
-        raise FetchRefused(f"documentUrl is not a valid URL ({exc})") from exc
+        raise FetchRefused(f"{what} is not a valid URL ({exc})") from exc
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https"):
-        raise FetchRefused(
-            f"documentUrl must be http or https, not {scheme or 'empty'!r}"
-        )
+        raise FetchRefused(f"{what} must be http or https, not {scheme or 'empty'!r}")
     host = (parts.hostname or "").lower()
     if not host:
-        raise FetchRefused("documentUrl has no host")
+        raise FetchRefused(f"{what} has no host")
     port = port_given or (443 if scheme == "https" else 80)
-    addresses = _addresses(host, port)
+    addresses = _addresses(host, port, what)
     if host not in allowlist:
         for address in addresses:
             if not is_public(address):
                 raise FetchRefused(
-                    f"documentUrl points to a non-public address ({address}); "
+                    f"{what} points to a non-public address ({address}); "
                     "such hosts must be listed in TRANSFORMSVC_URL_ALLOWLIST"
                 )
     path = parts.path or "/"
@@ -149,7 +149,7 @@ def resolve(url: str, allowlist: frozenset[str]) -> Target:
     return Target(scheme, host, port, str(addresses[0]), path)
 
 
-def _addresses(host: str, port: int) -> list[IPAddress]:
+def _addresses(host: str, port: int, what: str) -> list[IPAddress]:
     """Every address `host` stands for: itself when it is an IP literal (an IPv6
     zone is dropped), else every answer of the resolver, which also reads the
     decimal, octal and hex IPv4 forms (2130706433, 0177.0.0.1, 0x7f.1)."""
@@ -161,9 +161,7 @@ def _addresses(host: str, port: int) -> list[IPAddress]:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         return [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
     except (OSError, UnicodeError, ValueError) as exc:
-        raise FetchRefused(
-            f"the host {host!r} of documentUrl cannot be resolved"
-        ) from exc
+        raise FetchRefused(f"the host {host!r} of {what} cannot be resolved") from exc
 
 
 def fetch(
@@ -204,13 +202,21 @@ def fetch(
     raise FetchRefused(f"documentUrl redirected more than {MAX_REDIRECTS} times")
 
 
-def _request(target: Target, timeout: float) -> urllib3.BaseHTTPResponse:
+def _request(
+    target: Target,
+    timeout: float,
+    *,
+    method: str = "GET",
+    body: bytes | None = None,
+    headers: dict[str, str] | None = None,
+    what: str = "documentUrl",
+) -> urllib3.BaseHTTPResponse:
     pool_class = (
         urllib3.HTTPSConnectionPool
         if target.scheme == "https"
         else urllib3.HTTPConnectionPool
     )
-    kwargs: dict[str, object] = {}
+    kwargs: dict[str, Any] = {}
     if target.scheme == "https":
         # Connect to the checked address, but verify the certificate for the host name.
         kwargs = {
@@ -228,16 +234,67 @@ def _request(target: Target, timeout: float) -> urllib3.BaseHTTPResponse:
     )
     try:
         return pool.urlopen(
-            "GET",
+            method,
             target.path,
-            headers={"Host": _host_header(target), "User-Agent": "transformsvc"},
+            body=body,
+            headers={
+                **(headers or {}),
+                "Host": _host_header(target),
+                "User-Agent": "transformsvc",
+            },
             redirect=False,
             preload_content=False,
         )
     except (urllib3.exceptions.HTTPError, OSError, ValueError) as exc:
         raise FetchRefused(
-            f"documentUrl could not be fetched: {type(exc).__name__}"
+            f"{what} could not be reached: {type(exc).__name__}"
         ) from exc
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a POST got back: the status and the first bytes of the body."""
+
+    status: int
+    head: bytes
+
+
+def post(
+    url: str,
+    *,
+    body: bytes,
+    headers: dict[str, str],
+    allowlist: frozenset[str],
+    timeout: float,
+    head_bytes: int = 1024,
+    what: str = "callbackUrl",
+) -> Answer:
+    """POST `body` to `url` with the same checks as a fetch: the checked address
+    only, and only 307/308 redirects followed (they keep the method and body),
+    each checked again. Other answers, 3xx included, are returned as they are."""
+    for _ in range(MAX_REDIRECTS + 1):
+        target = resolve(url, allowlist, what)
+        response = _request(
+            target, timeout, method="POST", body=body, headers=headers, what=what
+        )
+        location = response.headers.get("Location")
+        if response.status in (307, 308) and location:
+            response.release_conn()
+            try:
+                url = urljoin(url, location)
+            except ValueError as exc:
+                raise FetchRefused(
+                    f"{what} redirected to an invalid URL ({exc})"
+                ) from exc
+            continue
+        try:
+            head = response.read(head_bytes, decode_content=False) or b""
+        except (urllib3.exceptions.HTTPError, OSError):
+            head = b""
+        finally:
+            response.release_conn()
+        return Answer(response.status, head)
+    raise FetchRefused(f"{what} redirected more than {MAX_REDIRECTS} times")
 
 
 def _host_header(target: Target) -> str:

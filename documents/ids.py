@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import re
 import uuid
 
 
@@ -16,8 +17,18 @@ def new_order_id() -> str:
 
 
 def child_id(parent_id: str, index: int) -> str:
-    """Id of output `index` (from 0) of a multi-output result."""
-    return f"{parent_id}@{index}"
+    """Id of part `index` of a container (decisions §2): `<parent>/<index>`."""
+    return f"{parent_id}/{index}"
+
+
+_AT_PART = re.compile(r"@(\d+)(?=@|$)")
+
+
+def path_spelling(document_id: str) -> str | None:
+    """The id a URL path means when it writes the parts' `/` as `@` (the original's
+    rule: `<parent>@1@2` is `<parent>/1/2`); None when it writes no such part."""
+    spelled = _AT_PART.sub(r"/\1", document_id)
+    return spelled if spelled != document_id else None
 
 
 def is_valid_client_id(value: str) -> bool:

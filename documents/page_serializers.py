@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rest_framework import serializers
 
+from documents.pages import MAX_IMAGE_WIDTH
+from documents.pdf.text.render import ImageFilters, ImageSpec
 from documents.pdf.types import Box, PositionText
 from transformsvc.fields import StrictBooleanField
 
@@ -17,10 +20,67 @@ class SearchQuerySerializer(serializers.Serializer):
     regex = StrictBooleanField(required=False, default=False)
 
 
+_DESCRIPTION = re.compile(
+    r"^IM_(\d{1,5})_(-?\d{1,4})(?:_FILTERS((?:~[A-Za-z]~-?\d{1,4})+))?$"
+)
+_FILTER_RANGES = {"C": (-100, 100), "B": (-100, 100), "I": (0, 100)}
+
+
 class ImageQuerySerializer(serializers.Serializer):
     width = serializers.IntegerField(
-        required=False, default=1000, min_value=1, max_value=4000
+        required=False, default=1000, min_value=1, max_value=MAX_IMAGE_WIDTH
     )
+    pageImageDescription = serializers.CharField(
+        required=False,
+        max_length=200,
+        help_text="The original's IM_<width>_<rotation>, optionally followed by "
+        "_FILTERS~C~<contrast>~B~<brightness>~I~<invert> (contrast and brightness "
+        "-100..100, invert 0..100); it wins over width",
+    )
+
+    def spec(self) -> ImageSpec:
+        data = self.validated_data
+        description = data.get("pageImageDescription")
+        if not description:
+            return ImageSpec(width=data["width"])
+        match = _DESCRIPTION.match(description)
+        if not match:
+            raise serializers.ValidationError(
+                {
+                    "pageImageDescription": [
+                        "expected IM_<width>_<rotation>[_FILTERS~C~n...]"
+                    ]
+                }
+            )
+        width, rotation = int(match[1]), int(match[2])
+        if not 1 <= width <= MAX_IMAGE_WIDTH or rotation % 90:
+            raise serializers.ValidationError(
+                {
+                    "pageImageDescription": [
+                        f"width 1..{MAX_IMAGE_WIDTH}, rotation a multiple of 90"
+                    ]
+                }
+            )
+        values = {"C": 0, "B": 0, "I": 0}
+        parts = (match[3] or "").split("~")[1:]
+        for kind, value in zip(parts[::2], parts[1::2], strict=True):
+            low, high = _FILTER_RANGES.get(kind.upper(), (1, 0))
+            if not low <= int(value) <= high:
+                raise serializers.ValidationError(
+                    {
+                        "pageImageDescription": [
+                            f"filter {kind}~{value} is unknown or out of range"
+                        ]
+                    }
+                )
+            values[kind.upper()] = int(value)
+        return ImageSpec(
+            width=width,
+            rotation=rotation % 360,
+            filters=ImageFilters(
+                contrast=values["C"], brightness=values["B"], invert=values["I"]
+            ),
+        )
 
 
 class BoxSerializer(serializers.Serializer):
@@ -48,6 +108,14 @@ class PositionTextSerializer(serializers.Serializer):
     rightToLeftText = serializers.BooleanField()
     startTime = serializers.FloatField()
     rotation = serializers.IntegerField()
+
+
+class PageContentsSerializer(serializers.Serializer):
+    """GET .../pages/<n>/text/position: the original's PageContents."""
+
+    pageNumber = serializers.IntegerField()
+    positionTextList = PositionTextSerializer(many=True)
+    imageHyperlinkPositionList = ClickableDestinationSerializer(many=True)
 
 
 class TextRangeSerializer(serializers.Serializer):
@@ -107,4 +175,85 @@ def search_results(items: list[PositionText]) -> dict[str, Any]:
             }
             for item in items
         ]
+    }
+
+
+def page_contents(page: int, lines: list[PositionText]) -> dict[str, Any]:
+    # Links over images are not told apart from the others yet: every link of the
+    # page already comes as the clickableDestination of the text under it.
+    return {
+        "pageNumber": page,
+        "positionTextList": [position_text(line) for line in lines],
+        "imageHyperlinkPositionList": [],
+    }
+
+
+class RangeSearchQuerySerializer(SearchQuerySerializer):
+    fromPage = serializers.IntegerField(
+        required=False, default=0, min_value=0, help_text="First page, from 0"
+    )
+    toPage = serializers.IntegerField(
+        required=False,
+        default=-1,
+        min_value=-1,
+        help_text="Last page, inclusive; -1 (the default) = the last page",
+    )
+
+
+class PagesSearchResultSerializer(serializers.Serializer):
+    """GET /documents/<id>/pages: the original's PagesSearchResult (its id field
+    is `uuid`), with the search's status beside it."""
+
+    uuid = serializers.DictField(child=serializers.CharField())
+    searchText = serializers.CharField()
+    pageList = serializers.ListField(child=serializers.IntegerField())
+    searchStatus = serializers.ChoiceField(choices=["COMPLETED", "PARTIAL"])
+    lastPageSearched = serializers.IntegerField()
+
+
+class MultiPagesSearchResultSerializer(serializers.Serializer):
+    """GET /documents/<id>/search: the original's MultiPagesSearchResult."""
+
+    documentId = serializers.DictField(child=serializers.CharField())
+    searchText = serializers.CharField()
+    searchStatus = serializers.ChoiceField(
+        choices=["COMPLETED", "PARTIAL"],
+        help_text="PARTIAL: the time or result budget ran out; go on from "
+        "lastPageSearched + 1",
+    )
+    lastPageSearched = serializers.IntegerField()
+    pagesResults = serializers.DictField(
+        child=SearchResultSerializer(many=True),
+        help_text="page number (from 0, as a string) → its matches",
+    )
+
+
+def pages_result(
+    document_id: str, text: str, pages: list[int], status: str, last: int
+) -> dict[str, Any]:
+    return {
+        "uuid": {"id": document_id},
+        "searchText": text,
+        "pageList": pages,
+        "searchStatus": status,
+        "lastPageSearched": last,
+    }
+
+
+def multi_pages_result(
+    document_id: str,
+    text: str,
+    results: dict[int, list[PositionText]],
+    status: str,
+    last: int,
+) -> dict[str, Any]:
+    return {
+        "documentId": {"id": document_id},
+        "searchText": text,
+        "searchStatus": status,
+        "lastPageSearched": last,
+        "pagesResults": {
+            str(page): search_results(items)["searchResults"]
+            for page, items in sorted(results.items())
+        },
     }

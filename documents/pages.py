@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
 
 from documents.models import Document
 from documents.pdf import text as text_engine
+from documents.pdf.text.render import ImageSpec
 from documents.pdf.types import EngineError, PositionText, SearchQuery
-from documents.services import local_path, pdf_of
+from documents.renditions.waits import wait_readable, wait_text
+from documents.storage import pdf_path
 from transformsvc.problems import InvalidInput, UnsupportedMedia
 
 MAX_IMAGE_WIDTH = 4000
 
 
 def _check_page(doc: Document, page: int) -> None:
-    if not doc.page_count:
+    if not doc.page_count:  # wait_readable lets no document without pages through
         raise UnsupportedMedia(f"document {doc.id!r} is not a readable PDF")
     if not 0 <= page < doc.page_count:
         raise InvalidInput(
@@ -42,37 +46,58 @@ def _as_problems() -> Iterator[None]:
 
 def page_search(doc: Document, page: int, query: SearchQuery) -> list[PositionText]:
     """Matches of `query` on 0-based `page`, in displayed-page space."""
+    doc = wait_text(doc)
     _check_page(doc, page)
-    with local_path(pdf_of(doc)) as path, _as_problems():
+    with pdf_path(doc) as path, _as_problems():
         return text_engine.search_page(
             str(path), page, query, regex_timeout=settings.TRANSFORMSVC["REGEX_TIMEOUT"]
         )
 
 
 def page_text(doc: Document, page: int) -> list[PositionText]:
+    doc = wait_text(doc)
     _check_page(doc, page)
-    with local_path(pdf_of(doc)) as path, _as_problems():
+    with pdf_path(doc) as path, _as_problems():
         return text_engine.page_lines(str(path), page)
 
 
-def page_image(doc: Document, page: int, width: int) -> Path:
-    """A PNG of the page, `width` pixels wide, cached on disk by content hash."""
+@dataclass(frozen=True, slots=True)
+class CachedImage:
+    path: Path
+    media_type: str  # image/png, or image/jpeg for a page that is a JPEG scan
+    etag: str  # strong: documents never change, so neither do their images
+
+
+def describe(spec: ImageSpec) -> str:
+    """The canonical pageImageDescription of `spec` (its cache key)."""
+    text = f"IM_{spec.width}_{spec.rotation}"
+    f = spec.filters
+    if not f.neutral:
+        text += f"_FILTERS~C~{f.contrast}~B~{f.brightness}~I~{f.invert}"
+    return text
+
+
+def page_image(doc: Document, page: int, spec: ImageSpec) -> CachedImage:
+    """The page drawn as `spec` says, cached on disk by content hash and
+    description (one file per page and description)."""
+    doc = wait_readable(doc)
     _check_page(doc, page)
-    if not 1 <= width <= MAX_IMAGE_WIDTH:
+    if not 1 <= spec.width <= MAX_IMAGE_WIDTH:
         raise InvalidInput(
             f"width must be between 1 and {MAX_IMAGE_WIDTH} pixels",
             errors={"width": ["out of range"]},
         )
-    cached = (
-        Path(settings.DATA_DIR) / "cache" / "pages" / doc.sha256 / f"{page}-{width}.png"
-    )
-    if not cached.exists():
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        with local_path(pdf_of(doc)) as path, _as_problems():
-            png = text_engine.render_page_png(str(path), page, width)
-        partial = cached.with_suffix(f".{os.getpid()}.part")
-        partial.write_bytes(png)
-        os.replace(
-            partial, cached
-        )  # atomic: concurrent renders never expose half a file
-    return cached
+    key = f"{page}-{describe(spec)}"
+    folder = Path(settings.DATA_DIR) / "cache" / "pages" / doc.sha256
+    etag = f'"{doc.sha256[:24]}-{key}"'
+    for suffix, media_type in ((".png", "image/png"), (".jpg", "image/jpeg")):
+        if (folder / (key + suffix)).exists():
+            return CachedImage(folder / (key + suffix), media_type, etag)
+    folder.mkdir(parents=True, exist_ok=True)
+    with pdf_path(doc) as path, _as_problems():
+        image = text_engine.render_page(str(path), page, spec)
+    cached = folder / (key + (".jpg" if image.media_type == "image/jpeg" else ".png"))
+    partial = cached.with_suffix(f".{os.getpid()}.{threading.get_ident()}.part")
+    partial.write_bytes(image.data)
+    os.replace(partial, cached)  # atomic: concurrent renders never expose half a file
+    return CachedImage(cached, image.media_type, etag)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
-from django.conf import settings
 from rest_framework import serializers
 
+from documents.formats import format_of
 from documents.models import Document
-from transformsvc.fields import MillisecondDateTimeField, StrictBooleanField
+from transformsvc.fields import IdField, StrictBooleanField, iso_ms
 
 
 class UploadQuerySerializer(serializers.Serializer):
@@ -22,22 +23,71 @@ class UploadQuerySerializer(serializers.Serializer):
         required=False, allow_blank=False, max_length=2048
     )
     failOnUnsupported = StrictBooleanField(required=False, default=True)
+    ocr = serializers.ChoiceField(
+        choices=["auto", "always", "never"],
+        required=False,
+        help_text="Which pages are recognised as scans: auto (pages without text "
+        "whose images cover most of the page), always, never. Default: the "
+        "service's setting (auto).",
+    )
 
 
 class DocumentIdSerializer(serializers.Serializer):
     id = serializers.CharField()
 
 
-class DocumentSerializer(serializers.Serializer):
-    """GET /documents/<id>: the metadata of a document."""
+class DocumentIdObjectSerializer(serializers.Serializer):
+    id = serializers.CharField()
 
+
+class DocumentSerializer(serializers.Serializer):
+    """GET /documents/<id>: the original's metadata (its DFSDocumentAccessor) and,
+    beside it, this service's own fields (id, title, mimeType, size, sha256...)."""
+
+    documentId = DocumentIdObjectSerializer()
+    documentTitle = serializers.CharField(allow_null=True)
+    mimeType = serializers.CharField()
+    format = serializers.CharField()
+    renderedMimeType = serializers.CharField()
+    renderedFormat = serializers.CharField()
+    conversionOrderIds = serializers.DictField(child=DocumentIdObjectSerializer())
+    documentMetadata = serializers.CharField(
+        help_text='Base64 of the JSON {"metadataMap": {...}}, as the original'
+    )
+    urlParameters = serializers.ListField(child=serializers.DictField())
     id = serializers.CharField()
     title = serializers.CharField(allow_null=True)
-    mimeType = serializers.CharField(source="mime_type")
     size = serializers.IntegerField()
     sha256 = serializers.CharField()
-    pageCount = serializers.IntegerField(source="page_count", allow_null=True)
-    createdDate = MillisecondDateTimeField(source="created_at")
+    pageCount = serializers.IntegerField(allow_null=True)
+    createdDate = serializers.CharField()
+
+    @staticmethod
+    def from_document(
+        doc: Document, rendition: Document | None, conversions: dict[str, str]
+    ) -> dict[str, Any]:
+        rendered = rendition.mime_type if rendition is not None else doc.mime_type
+        return {
+            "documentId": {"id": doc.id},
+            "documentTitle": doc.title,
+            "mimeType": doc.mime_type,
+            "format": doc.format or format_of(doc.mime_type),
+            "renderedMimeType": rendered,
+            "renderedFormat": format_of(rendered),
+            "conversionOrderIds": {f: {"id": i} for f, i in conversions.items()},
+            "documentMetadata": EMPTY_METADATA,
+            "urlParameters": [],
+            "id": doc.id,
+            "title": doc.title,
+            "size": doc.size,
+            "sha256": doc.sha256,
+            "pageCount": doc.page_count,
+            "createdDate": iso_ms(doc.created_at),
+        }
+
+
+# The original's `documentMetadata`: Base64 of {"metadataMap":{}}.
+EMPTY_METADATA = base64.b64encode(b'{"metadataMap":{}}').decode()
 
 
 class PageDimensionsSerializer(serializers.Serializer):
@@ -48,10 +98,6 @@ class PageDimensionsSerializer(serializers.Serializer):
     pageLayers = serializers.ListField(child=serializers.DictField(), allow_null=True)
 
 
-class DocumentIdObjectSerializer(serializers.Serializer):
-    id = serializers.CharField()
-
-
 class DocumentLayoutSerializer(serializers.Serializer):
     type = serializers.CharField()
     documentId = DocumentIdObjectSerializer()
@@ -59,26 +105,56 @@ class DocumentLayoutSerializer(serializers.Serializer):
     mimeType = serializers.CharField()
     pageDimensionsList = PageDimensionsSerializer(many=True)
 
-    @staticmethod
-    def from_document(doc: Document) -> dict[str, Any]:
-        prefix = settings.TRANSFORMSVC["TYPE_PREFIX"]
-        return {
-            "type": f"{prefix}.client.api.document.DocumentPageLayout",
-            "documentId": {"id": doc.id},
-            "documentTitle": doc.title,
-            "mimeType": doc.mime_type,
-            "pageDimensionsList": [
-                {
-                    "width": p["width"],
-                    "height": p["height"],
-                    "rotation": p["rotation"],
-                    "dpi": 72,
-                    "pageLayers": None,
-                }
-                for p in doc.layout
-            ],
-        }
+    renditionError = serializers.CharField(required=False)
+
+
+class DocumentContainerSerializer(serializers.Serializer[Any]):
+    """A container's layout: each part's own layout (pages, or a container)."""
+
+    type = serializers.CharField()
+    documentId = DocumentIdObjectSerializer()
+    documentTitle = serializers.CharField(allow_null=True)
+    mimeType = serializers.CharField()
+    children = serializers.ListField(child=serializers.DictField())
+    renditionError = serializers.CharField(required=False)
 
 
 class FileQuerySerializer(serializers.Serializer):
     format = serializers.CharField(required=False, allow_blank=True)
+
+
+class RegisteredPageSerializer(serializers.Serializer[Any]):
+    width = serializers.FloatField(min_value=0, max_value=1_000_000)
+    height = serializers.FloatField(min_value=0, max_value=1_000_000)
+    rotation = serializers.ChoiceField(choices=[0, 90, 180, 270], default=0)
+    dpi = serializers.IntegerField(min_value=0, max_value=100_000, default=72)
+
+
+class LayoutRegistrationSerializer(serializers.Serializer[Any]):
+    """POST /documents/layout with JSON: a DocumentLayout (pageDimensionsList), or
+    the newer docs' {documentId, pageCount, pages}."""
+
+    documentId = IdField()
+    documentTitle = serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, max_length=1024
+    )
+    mimeType = serializers.CharField(
+        required=False, default="application/pdf", max_length=127
+    )
+    # As many as the body's size limit lets through (DATA_UPLOAD_MAX_MEMORY_SIZE).
+    pageDimensionsList = RegisteredPageSerializer(many=True, required=False)
+    pages = RegisteredPageSerializer(many=True, required=False)
+    pageCount = serializers.IntegerField(required=False, min_value=0)
+
+    def page_layout(self) -> list[dict[str, int]]:
+        data = self.validated_data
+        pages = data.get("pageDimensionsList") or data.get("pages") or []
+        return [
+            {
+                "width": int(p["width"]),
+                "height": int(p["height"]),
+                "rotation": p["rotation"],
+                "dpi": p["dpi"],
+            }
+            for p in pages
+        ]

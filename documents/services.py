@@ -2,149 +2,48 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import os
-import shutil
-import tempfile
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from django.conf import settings
-from django.core.files import File
 from django.db import IntegrityError, transaction
 
 from documents import fetch as url_fetch
+from documents import filecache
+from documents.formats import format_of
 from documents.ids import is_valid_client_id, new_document_id
-from documents.models import Document
-from documents.pdf.layout import IMAGE_TYPES, PDF, image_to_pdf, inspect_pdf, sniff
-from documents.pdf.types import DocumentInfo, UnsupportedDocument
+from documents.models import DeletedDocument, Document
+from documents.pdf.layout import PDF, inspect_pdf
+from documents.pdf.types import DocumentInfo, PageLayout
+from documents.renditions.intake import Intake, intake, ocr_mode
+from documents.renditions.states import layout_json
 from documents.selectors import documents_visible
+from documents.signals import rendition_requested
+from documents.storage import (
+    Spooled,
+    SpooledFile,
+    ensure_disk_space,
+    is_local,
+    read_chunks,
+    spool,
+    spooled_file,
+    temp_path,
+)
+from jobs.lifecycle import Outcome
+from ops.metrics.receivers import document_received
 from transformsvc.problems import (
-    Busy,
     Conflict,
     InvalidInput,
+    NotFound,
     PayloadTooLarge,
-    UnsupportedMedia,
 )
 
 logger = logging.getLogger(__name__)
 
-CHUNK = 256 * 1024
 
-
-def limits() -> dict[str, object]:
+def limits() -> dict[str, Any]:
     return settings.TRANSFORMSVC
-
-
-class _SpooledFile(File):
-    """A spooled temporary file: the file-system storage moves it into place instead
-    of copying it (remote storages read it as any file)."""
-
-    def __init__(self, fh: BinaryIO, path: Path) -> None:
-        super().__init__(fh, name=path.name)
-        self._path = path
-
-    def temporary_file_path(self) -> str:
-        return str(self._path)
-
-
-@dataclass(frozen=True)
-class Spooled:
-    path: Path
-    size: int
-    sha256: str
-    mime_type: str | None
-
-
-def tmp_dir() -> Path:
-    path = Path(settings.DATA_DIR) / "tmp"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-@contextmanager
-def temp_path(suffix: str = "") -> Iterator[Path]:
-    """A fresh path under the data dir's tmp folder, removed afterwards."""
-    fd, name = tempfile.mkstemp(dir=tmp_dir(), suffix=suffix)
-    os.close(fd)
-    try:
-        yield Path(name)
-    finally:
-        Path(name).unlink(missing_ok=True)
-
-
-def ensure_disk_space() -> None:
-    free = shutil.disk_usage(tmp_dir()).free
-    if free < limits()["MIN_FREE_DISK"]:
-        raise Busy(
-            "the service is short of disk space; try again later",
-            headers={"Retry-After": "60"},
-        )
-
-
-def spool(chunks: Iterable[bytes], dest: Path, max_bytes: int) -> Spooled:
-    """Write chunks to `dest`, hashing on the way; never holds the whole file."""
-    digest = hashlib.sha256()
-    size = 0
-    head = b""
-    with dest.open("wb") as out:
-        for chunk in chunks:
-            size += len(chunk)
-            if size > max_bytes:
-                raise PayloadTooLarge(
-                    f"the document is larger than the limit of {max_bytes} bytes"
-                )
-            if len(head) < 1024:
-                head += chunk[: 1024 - len(head)]
-            digest.update(chunk)
-            out.write(chunk)
-    return Spooled(dest, size, digest.hexdigest(), sniff(head))
-
-
-def read_chunks(stream: BinaryIO) -> Iterator[bytes]:
-    while chunk := stream.read(CHUNK):
-        yield chunk
-
-
-def _describe(spooled: Spooled, fail_on_unsupported: bool) -> DocumentInfo:
-    """The layout of an upload: of the PDF itself, or of an image's PDF rendition
-    (made beside the spooled file, `<path>.pdf`)."""
-    if spooled.mime_type in IMAGE_TYPES:
-        rendition = _rendition_path(spooled)
-        try:
-            image_to_pdf(str(spooled.path), str(rendition), int(limits()["MAX_PAGES"]))
-            info = inspect_pdf(str(rendition), produced_here=True)
-        except UnsupportedDocument as exc:
-            rendition.unlink(missing_ok=True)
-            if fail_on_unsupported:
-                raise UnsupportedMedia(str(exc)) from exc
-            return DocumentInfo(mime_type=spooled.mime_type, pages=())
-        return DocumentInfo(mime_type=spooled.mime_type, pages=info.pages)
-    if spooled.mime_type == PDF:
-        try:
-            return inspect_pdf(str(spooled.path), max_pages=int(limits()["MAX_PAGES"]))
-        except UnsupportedDocument as exc:
-            if fail_on_unsupported:
-                raise UnsupportedMedia(str(exc)) from exc
-            return DocumentInfo(mime_type=PDF, pages=())
-    if fail_on_unsupported:
-        kind = spooled.mime_type or "an unknown format"
-        raise UnsupportedMedia(
-            f"the document is {kind}; PDF documents and PNG, JPEG or TIFF images "
-            "are supported"
-            " (send failOnUnsupported=false to store it as is)"
-        )
-    return DocumentInfo(
-        mime_type=spooled.mime_type or "application/octet-stream", pages=()
-    )
-
-
-def _rendition_path(spooled: Spooled) -> Path:
-    return spooled.path.with_name(spooled.path.name + ".pdf")
 
 
 def document_create(
@@ -156,8 +55,11 @@ def document_create(
     fail_on_unsupported: bool = True,
     owner_id: int | None = None,
     declared_size: int | None = None,
+    ocr: str | None = None,
 ) -> Document:
-    """Store an uploaded document (body stream or `url`) and its layout."""
+    """Store an uploaded document (body stream or `url`); its pages are read now
+    (PDFs, images) or by a worker (`rendition_requested`). `ocr`: auto, always or
+    never (None: the setting's)."""
     max_bytes = int(limits()["MAX_UPLOAD_BYTES"])
     if declared_size is not None and declared_size > max_bytes:
         raise PayloadTooLarge(
@@ -184,29 +86,69 @@ def document_create(
                     "the body is empty: send the document bytes or documentUrl",
                     errors={"body": ["empty"]},
                 )
-        info = _describe(spooled, fail_on_unsupported)
-        doc = _store(
+        document_received(spooled.size, "url" if url else "upload")
+        mode = ocr_mode(ocr)
+        found = intake(spooled.path, fail_on_unsupported=fail_on_unsupported, ocr=mode)
+        return store_intake(
             spooled,
-            info,
+            found,
             document_id=document_id or new_document_id(),
-            title=title if title is not None else info.title,
+            title=title if title is not None else found.info.title,
             owner_id=owner_id,
             origin=Document.Origin.URL if url else Document.Origin.UPLOAD,
             source_url=url,
+            ocr=mode,
         )
-        rendition = _rendition_path(spooled)
-        if rendition.exists():
-            try:
-                document_store_result(
-                    path=rendition,
-                    document_id=new_document_id(),
-                    title=doc.title,
-                    owner_id=owner_id,
-                    rendition_of=doc,
-                )
-            finally:
-                rendition.unlink(missing_ok=True)
-        return doc
+
+
+def store_intake(
+    spooled: Spooled,
+    found: Intake,
+    *,
+    document_id: str,
+    title: str | None,
+    owner_id: int | None,
+    origin: str,
+    ocr: str,
+    source_url: str | None = None,
+    parent: Document | None = None,
+    part: int | None = None,
+) -> Document:
+    """Store a file as `intake` found it: with its PDF made at intake, and a worker
+    asked for when its pages or their text are still to be made."""
+    try:
+        doc = _store(
+            spooled,
+            found.info,
+            document_id=document_id,
+            title=title,
+            owner_id=owner_id,
+            origin=origin,
+            source_url=source_url,
+            parent=parent,
+            part=part,
+            rendition_state=found.rendition_state,
+            text_state=found.text_state,
+            dpi=found.dpi,
+            ocr_mode=ocr,
+            is_container=found.is_container,
+        )
+        if found.rendition is not None:
+            pdf = document_store_result(
+                path=found.rendition,
+                document_id=new_document_id(),
+                title=doc.title,
+                owner_id=owner_id,
+                rendition_of=doc,
+            )
+            reads_from(doc, pdf)
+    finally:
+        if found.rendition is not None:
+            found.rendition.unlink(missing_ok=True)
+    if found.needs_worker:
+        with transaction.atomic():
+            rendition_requested.send(sender=Document, document=doc)
+    return doc
 
 
 def _spool_url(url: str, path: Path) -> Spooled:
@@ -243,18 +185,36 @@ def _store(
     source_url: str | None = None,
     parent: Document | None = None,
     rendition_of: Document | None = None,
+    fmt: str | None = None,
+    part: int | None = None,
+    is_container: bool = False,
+    rendition_state: str | None = None,
+    text_state: str = Document.Text.READY,
+    dpi: tuple[int, ...] = (),
+    ocr_mode: str = "",
 ) -> Document:
+    """Save the row and move the file into storage. `rendition_state` defaults to
+    READY for a file with pages (or a container), else NONE."""
+    if rendition_state is None:
+        rendition_state = (
+            Document.Rendition.READY
+            if info.pages or is_container
+            else Document.Rendition.NONE
+        )
     doc = Document(
         id=document_id,
         title=title,
         mime_type=info.mime_type,
+        format=fmt or format_of(info.mime_type),
         size=spooled.size,
         sha256=spooled.sha256,
         page_count=info.page_count if info.pages else None,
-        layout=[
-            {"width": p.width, "height": p.height, "rotation": p.rotation}
-            for p in info.pages
-        ],
+        rendition_state=rendition_state,
+        text_state=text_state,
+        ocr_mode=ocr_mode,
+        is_container=is_container,
+        part=part,
+        layout=layout_json(info.pages, dpi),
         origin=origin,
         source_url=source_url,
         owner_id=owner_id,
@@ -262,7 +222,10 @@ def _store(
         rendition_of=rendition_of,
     )
     with spooled.path.open("rb") as fh:
-        doc.file.save("upload", _SpooledFile(fh, spooled.path), save=False)
+        doc.file.save("upload", SpooledFile(fh, spooled.path), save=False)
+    if not is_local(doc.file):
+        # The bytes are on this node already: the next read needs no download.
+        filecache.remember(str(doc.file.name), spooled.path)
     try:
         with transaction.atomic():
             doc.save(force_insert=True)
@@ -281,19 +244,18 @@ def document_store_result(
     parent: Document | None = None,
     mime_type: str | None = None,
     rendition_of: Document | None = None,
+    format: str | None = None,
+    part: int | None = None,
+    is_container: bool = False,
 ) -> Document:
-    """Store a file produced by an order as a Document (layout computed for PDFs).
+    """Store a file produced by an order as a Document (layout computed for PDFs);
+    `format` names its format when the MIME type does not (a zip of PNG pages is
+    the "png" rendition of its document).
 
     The file is moved into storage when the storage is a local folder: `path` may
     be gone afterwards."""
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for chunk in read_chunks(fh):
-            digest.update(chunk)
-    with path.open("rb") as fh:
-        head = fh.read(1024)
-    detected = mime_type or sniff(head) or "application/octet-stream"
-    spooled = Spooled(path, path.stat().st_size, digest.hexdigest(), detected)
+    spooled = spooled_file(path, mime_type)
+    detected = spooled.mime_type or "application/octet-stream"
     info = (
         inspect_pdf(str(path), produced_here=True)
         if detected == PDF
@@ -308,45 +270,51 @@ def document_store_result(
         origin=Document.Origin.RESULT,
         parent=parent,
         rendition_of=rendition_of,
+        fmt=format,
+        part=part,
+        is_container=is_container,
     )
 
 
-def pdf_of(doc: Document) -> Document:
-    """The document itself when it is a PDF, else its PDF rendition (images)."""
-    if doc.is_pdf:
-        return doc
-    rendition = doc.renditions.filter(mime_type=PDF).first()
-    if rendition is None:
-        raise UnsupportedMedia(
-            f"document {doc.id!r} is {doc.mime_type}, not a readable PDF"
-        )
-    return rendition
+def document_delete(
+    *, document_id: str, owner_id: int | None = None, missing_ok: bool = False
+) -> None:
+    """Delete a visible document with its children and renditions, files
+    included. An unknown id is a 404 (decisions §3) unless `missing_ok`."""
+    found = list(documents_visible(owner_id).filter(pk=document_id))
+    if not found and not missing_ok:
+        raise NotFound(f"no document with id {document_id!r}")
+    for doc in found:
+        document_remove(doc)
 
 
-@contextmanager
-def local_path(doc: Document) -> Iterator[Path]:
-    """A local file path of the document's bytes (a temporary copy for remote storage)."""
-    try:
-        local = Path(doc.file.path)
-    except NotImplementedError:  # remote storage (S3 ...): copy it down in chunks
-        local = None
-    if local is not None:
-        yield local
-        return
-    with temp_path() as path, doc.file.open("rb") as src, path.open("wb") as out:
-        for chunk in read_chunks(src):
-            out.write(chunk)
-        out.close()
-        yield path
-
-
-def document_delete(*, document_id: str, owner_id: int | None = None) -> None:
-    """Delete a document with its children and renditions, files included;
-    nothing to delete is fine."""
-    for doc in documents_visible(owner_id).filter(pk=document_id):
-        for dependent in _with_dependents(doc):
-            dependent.file.delete(save=False)
+def document_remove(doc: Document) -> list[Document]:
+    """Delete `doc`, its children and its renditions: files (and this node's cached
+    copies), rows, and a DeletedDocument record of each for reports. Returns what
+    was deleted."""
+    gone = _with_dependents(doc)
+    for dependent in gone:
+        filecache.forget(str(dependent.file.name))
+        dependent.file.delete(save=False)
+    with transaction.atomic():
+        DeletedDocument.objects.bulk_create(_deleted_record(d) for d in gone)
         doc.delete()  # the rows of children and renditions cascade
+    return gone
+
+
+def _deleted_record(doc: Document) -> DeletedDocument:
+    return DeletedDocument(
+        document_id=doc.id,
+        title=doc.title,
+        mime_type=doc.mime_type,
+        size=doc.size,
+        page_count=doc.page_count,
+        origin=doc.origin,
+        parent_id=doc.parent_id,
+        rendition_of_id=doc.rendition_of_id,
+        owner_id=doc.owner_id,
+        created_at=doc.created_at,
+    )
 
 
 def _with_dependents(doc: Document) -> list[Document]:
@@ -354,3 +322,63 @@ def _with_dependents(doc: Document) -> list[Document]:
     for dependent in [*doc.children.all(), *doc.renditions.all()]:
         found.extend(_with_dependents(dependent))
     return found
+
+
+def result_outcome(result: Document, **fields: Any) -> Outcome:
+    """The outcome of an order that produced `result`: its facts for reports, and
+    its removal should the order be gone by the time it ends."""
+
+    def discard() -> None:
+        document_delete(
+            document_id=result.id, owner_id=result.owner_id, missing_ok=True
+        )
+
+    return Outcome(
+        fields={"page_count": result.page_count, "output_bytes": result.size, **fields},
+        discard=discard,
+    )
+
+
+def document_register_layout(
+    *,
+    document_id: str,
+    title: str | None,
+    mime_type: str,
+    pages: list[dict[str, int]],
+    owner_id: int | None = None,
+) -> Document:
+    """POST /documents/layout with a JSON layout (the original's newer reading): a
+    document known by its pages only, without content. Its layout and metadata
+    answer; reading its pages or file does not (415/404)."""
+    if not is_valid_client_id(document_id):
+        raise InvalidInput(
+            "documentId must be 1 to 512 printable characters without spaces",
+            errors={"documentId": ["invalid id"]},
+        )
+    if Document.objects.filter(pk=document_id).exists():
+        raise Conflict(f"a document with id {document_id!r} exists already")
+    with temp_path() as path:
+        info = DocumentInfo(
+            mime_type,
+            tuple(
+                PageLayout(width=p["width"], height=p["height"], rotation=p["rotation"])
+                for p in pages
+            ),
+        )
+        doc = _store(
+            spooled_file(path, mime_type),
+            info,
+            document_id=document_id,
+            title=title,
+            owner_id=owner_id,
+            origin=Document.Origin.LAYOUT,
+        )
+    doc.layout = pages  # with each page's dpi as given
+    doc.save(update_fields=["layout"])
+    return doc
+
+
+def reads_from(doc: Document, pdf: Document) -> None:
+    """From now on the pages of `doc` are read from `pdf` (its rendition)."""
+    Document.objects.filter(pk=doc.pk).update(pdf_document=pdf)
+    doc.pdf_document = pdf

@@ -160,8 +160,9 @@ def test_empty_body_without_url_is_400(upload: Callable[..., Any]) -> None:
 def test_not_a_pdf_is_415_unless_told_to_keep_it(
     client: Any, upload: Callable[..., Any]
 ) -> None:
-    assert_problem(upload(b"hello, plain text"), 415, "PDF")
-    kept = upload(b"hello, plain text", failOnUnsupported="false")
+    noise = bytes(range(256)) * 8  # no format the service reads
+    assert_problem(upload(noise), 415, "PDF")
+    kept = upload(noise, failOnUnsupported="false")
     assert kept.status_code == 200
     doc_id = kept.json()["id"]
     assert client.get(doc_url(doc_id)).json()["mimeType"] == "application/octet-stream"
@@ -180,7 +181,7 @@ def test_bad_boolean_is_400(
     )
 
 
-def test_delete_removes_the_document_and_its_file_and_is_idempotent(
+def test_delete_removes_the_document_and_its_file_then_answers_404(
     client: Any, uploaded: Callable[..., str], make_pdf: Callable[..., bytes]
 ) -> None:
     doc_id = uploaded(make_pdf(1))
@@ -190,7 +191,9 @@ def test_delete_removes_the_document_and_its_file_and_is_idempotent(
     import os
 
     assert not os.path.exists(path)
-    assert client.delete(doc_url(doc_id)).status_code == 200
+    again = client.delete(doc_url(doc_id))
+    assert again.status_code == 404  # decisions §3, as the original
+    assert again["Content-Type"] == "application/problem+json"
 
 
 def test_every_response_carries_a_request_id(client: Any) -> None:
@@ -222,10 +225,10 @@ def png_bytes(width: int = 120, height: int = 80) -> bytes:
 
 
 def test_an_image_upload_keeps_the_original_and_gets_a_pdf_rendition(
-    client: Any, uploaded: Callable[..., str], django_capture_on_commit_callbacks: Any
+    client: Any, converted: Callable[..., str], django_capture_on_commit_callbacks: Any
 ) -> None:
     data = png_bytes()
-    doc_id = uploaded(data, documentTitle="scan")
+    doc_id = converted(data, documentTitle="scan")
     meta = client.get(doc_url(doc_id)).json()
     assert meta["mimeType"] == "image/png" and meta["pageCount"] == 1
     layout = client.get(doc_url(doc_id, "/layout")).json()["pageDimensionsList"]
@@ -261,3 +264,15 @@ def test_an_unreadable_image_is_415(upload: Callable[..., Any]) -> None:
     response = upload(b"\x89PNG\r\n\x1a\n" + b"broken" * 10)
     assert response.status_code == 415
     assert "image" in response.json()["detail"]
+
+
+def test_a_client_id_holding_an_at_sign_is_found_as_written(
+    uploaded: Callable[..., str], client: Any, make_pdf: Callable[..., bytes]
+) -> None:
+    plain = uploaded(make_pdf(1), documentId="report@2")
+    part_like = uploaded(make_pdf(2), documentId="report/2")
+    assert client.get(doc_url(plain, "/layout")).json()["documentId"] == {
+        "id": "report@2"
+    }
+    assert client.get(doc_url(part_like)).json()["id"] == "report/2"
+    assert client.get(doc_url("report@3")).status_code == 404

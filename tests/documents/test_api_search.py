@@ -103,7 +103,7 @@ def test_regex_search_and_link_under_the_match(client: Any, letter: str) -> None
     ],
 )
 def test_bad_search_queries_are_400(
-    client: Any, letter: str, query: dict[str, str], field: str
+    client: Any, letter: str, query: dict[str, Any], field: str
 ) -> None:
     response = search(client, letter, **query)
     assert response.status_code == 400
@@ -127,7 +127,10 @@ def test_page_outside_the_document_is_400(client: Any, letter: str) -> None:
 
 
 def test_page_text_lists_every_line(client: Any, letter: str) -> None:
-    lines = client.get(doc_url(letter, "/pages/0/text/position")).json()
+    contents = client.get(doc_url(letter, "/pages/0/text/position")).json()
+    assert contents["pageNumber"] == 0
+    assert contents["imageHyperlinkPositionList"] == []
+    lines = contents["positionTextList"]
     assert [line["text"] for line in lines] == [
         "The Café serves coffee near the river.",
         "Contact: see https://example.org for details.",

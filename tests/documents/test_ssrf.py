@@ -72,7 +72,7 @@ class Server:
         self.httpd = server_class((host, 0), handler)
         self.httpd.daemon_threads = True
         self.port = int(self.httpd.server_address[1])
-        self.hits: list[str] = handler.hits
+        self.hits: list[str] = handler.hits  # type: ignore[attr-defined]
         threading.Thread(
             target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
         ).start()

@@ -1,0 +1,73 @@
+"""Reads of a whole document's structure: outline, named destinations, signatures,
+and its print-ready copy (cached on disk). Every read works on the document's PDF
+rendition (`storage.pdf_path`), so it serves any format that has one, waiting for
+a conversion under way (`renditions.wait_readable`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.conf import settings
+
+from documents.models import Document
+from documents.pdf import navigation, printable, xfdf
+from documents.pdf import signatures as signature_engine
+from documents.pdf.types import EngineError
+from documents.renditions.waits import wait_readable
+from documents.selectors import pdf_of
+from documents.storage import pdf_path, temp_path
+from transformsvc.problems import InvalidInput
+
+
+@contextmanager
+def _as_problems() -> Iterator[None]:
+    try:
+        yield
+    except EngineError as exc:
+        raise InvalidInput(str(exc)) from exc
+
+
+def bookmarks(doc: Document) -> list[navigation.Bookmark]:
+    """The outline tree of the document's PDF; [] when it has none."""
+    doc = wait_readable(doc)
+    with pdf_path(doc) as path, _as_problems():
+        return navigation.outline(str(path))
+
+
+def destinations(doc: Document) -> list[navigation.NamedDestination]:
+    doc = wait_readable(doc)
+    with pdf_path(doc) as path, _as_problems():
+        return navigation.named_destinations(str(path))
+
+
+def signatures(doc: Document) -> list[signature_engine.Signature]:
+    """The digital signatures of the document's PDF, checked; [] when unsigned."""
+    doc = wait_readable(doc)
+    with pdf_path(doc) as path, _as_problems():
+        return signature_engine.signatures(str(path))
+
+
+def annotations_xfdf(doc: Document) -> bytes:
+    """The annotations the document's PDF carries, as XFDF (links, popups and form
+    widgets aside); an empty <annots/> when it has none."""
+    doc = wait_readable(doc)
+    with pdf_path(doc) as path, _as_problems():
+        return xfdf.pdf_to_xfdf(str(path), file_name=doc.download_name)
+
+
+def printable_copy(doc: Document) -> Path:
+    """A copy of the document's PDF that opens the print dialog, made once per
+    content (cached by the PDF's hash: documents never change)."""
+    doc = wait_readable(doc)
+    source = pdf_of(doc)
+    cached = Path(settings.DATA_DIR) / "cache" / "printable" / f"{source.sha256}.pdf"
+    if not cached.exists():
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        with pdf_path(doc) as path, temp_path(".pdf") as out, _as_problems():
+            printable.make_printable(str(path), str(out))
+            # Atomic (same file system): a concurrent request never sees half a file.
+            os.replace(out, cached)
+    return cached

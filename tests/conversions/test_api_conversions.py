@@ -1,0 +1,166 @@
+"""Conversion orders, the original's /conversions, on documents that are already
+readable (PDFs): pages as images, text; impossible conversions fail clearly."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pymupdf
+import pytest
+
+from documents.models import Document
+from tests.conftest import doc_url
+
+
+@pytest.fixture
+def convert(
+    client: Any, django_capture_on_commit_callbacks: Any
+) -> Callable[..., dict[str, Any]]:
+    """POST /conversions, let the sync worker run it, return the order as GET shows."""
+
+    def _convert(document_id: Any, fmt: str) -> dict[str, Any]:
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(
+                "/conversions",
+                data={"documentId": document_id, "format": fmt},
+                content_type="application/json",
+            )
+        assert response.status_code == 200, response.content
+        order_id = response.json()["conversionOrderId"]["id"]
+        assert response["Location"] == f"/conversions/{order_id}"
+        return client.get(f"/conversions/{order_id}?timeoutMs=5000").json()
+
+    return _convert
+
+
+def _file(client: Any, document_id: str, fmt: str = "") -> bytes:
+    response = client.get(
+        doc_url(document_id, "/file", **({"format": fmt} if fmt else {}))
+    )
+    assert response.status_code == 200, response.content
+    return b"".join(response.streaming_content)
+
+
+def test_a_pdf_converts_to_text_found_with_its_words(
+    convert: Callable[..., dict[str, Any]],
+    uploaded: Callable[..., str],
+    make_pdf: Callable[..., bytes],
+    client: Any,
+) -> None:
+    doc_id = uploaded(make_pdf(["first page words", "second page words"]))
+    order = convert({"id": doc_id}, "TXT")
+    assert order["currentState"] == "PROCESSED", order["errorMessage"]
+    assert order["documentId"] == {"id": doc_id}
+    assert order["format"] == "txt"
+    text = _file(client, doc_id, "txt").decode()
+    assert text.split("\f")[0].strip() == "first page words"
+    assert "second page words" in text.split("\f")[1]
+    # The same conversion again reuses the rendition.
+    again = convert(doc_id, "txt")
+    assert again["conversionResultDocumentID"] == order["conversionResultDocumentID"]
+
+
+def test_pages_convert_to_images_one_per_page(
+    convert: Callable[..., dict[str, Any]],
+    uploaded: Callable[..., str],
+    make_pdf: Callable[..., bytes],
+    client: Any,
+    tmp_path: Path,
+) -> None:
+    one = uploaded(make_pdf(["only page"]))
+    three = uploaded(make_pdf(3))
+    assert convert(one, "png")["currentState"] == "PROCESSED"
+    png = _file(client, one, "png")
+    assert png.startswith(b"\x89PNG")
+    assert pymupdf.Pixmap(png).width == pytest.approx(595 * 150 / 72, abs=2)
+    assert convert(three, "jpg")["currentState"] == "PROCESSED"
+    with zipfile.ZipFile(io.BytesIO(_file(client, three, "jpg"))) as archive:
+        names = archive.namelist()
+        assert names == ["page-0001.jpg", "page-0002.jpg", "page-0003.jpg"]
+        (tmp_path / "p2.jpg").write_bytes(archive.read(names[1]))
+    # The second image shows the second page: recognised by Tesseract.
+    seen = subprocess.run(
+        ["tesseract", str(tmp_path / "p2.jpg"), "-", "--psm", "6"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "page 2" in seen
+
+
+def test_an_impossible_conversion_fails_with_a_message(
+    convert: Callable[..., dict[str, Any]],
+    uploaded: Callable[..., str],
+    make_pdf: Callable[..., bytes],
+) -> None:
+    order = convert(uploaded(make_pdf(1)), "mp4")
+    assert order["currentState"] == "FAILED"
+    assert "cannot be converted to mp4" in order["errorMessage"]
+    assert "/tmp" not in order["errorMessage"]
+
+
+def test_bad_conversion_requests_are_refused_before_queueing(
+    client: Any, uploaded: Callable[..., str], make_pdf: Callable[..., bytes]
+) -> None:
+    doc_id = uploaded(make_pdf(1))
+    unknown_format = client.post(
+        "/conversions",
+        data={"documentId": doc_id, "format": "nosuchformat"},
+        content_type="application/json",
+    )
+    assert unknown_format.status_code == 400
+    assert "format" in unknown_format.json()["errors"]
+    unknown_doc = client.post(
+        "/conversions",
+        data={"documentId": "missing", "format": "pdf"},
+        content_type="application/json",
+    )
+    assert unknown_doc.status_code == 404
+    assert unknown_doc["Content-Type"] == "application/problem+json"
+
+
+def test_conversions_are_listed_per_document_and_deleted(
+    convert: Callable[..., dict[str, Any]],
+    uploaded: Callable[..., str],
+    make_pdf: Callable[..., bytes],
+    client: Any,
+) -> None:
+    doc_id = uploaded(make_pdf(2))
+    first = convert(doc_id, "txt")["conversionOrderId"]["id"]
+    second = convert(doc_id, "png")["conversionOrderId"]["id"]
+    listed = client.get(doc_url(doc_id, "/conversions")).json()
+    assert sorted(o["id"] for o in listed) == sorted([first, second])
+    everything = client.get("/conversions?pageSize=1")
+    assert len(everything.json()) == 1
+    assert everything["X-Total-Count"] == "2"
+    assert 'rel="next"' in everything["Link"]
+    assert client.delete(f"/conversions/{first}").json() == {
+        "conversionOrderId": {"id": first}
+    }
+    assert client.get(f"/conversions/{first}").status_code == 404
+    assert client.delete("/conversions").status_code == 200
+    assert client.get("/conversions").json() == []
+    # The document and its renditions stay: they belong to the document.
+    assert Document.objects.filter(rendition_of_id=doc_id).count() == 2
+
+
+def test_deleting_the_conversion_a_document_waits_for_fails_its_rendition(
+    client: Any, uploaded: Callable[..., str]
+) -> None:
+    import tempfile
+
+    from tests.convert.files import make_docx
+
+    with tempfile.TemporaryDirectory() as tmp:
+        doc_id = uploaded(make_docx(Path(tmp) / "w.docx", ["waiting"]).read_bytes())
+    # No worker ran (on-commit callbacks not executed): the order is queued.
+    order_id = client.get(doc_url(doc_id)).json()["conversionOrderIds"]["pdf"]["id"]
+    assert client.delete(f"/conversions/{order_id}").status_code == 200
+    answer = client.get(doc_url(doc_id, "/pages/0/text", searchText="waiting"))
+    assert answer.status_code == 422
+    assert "deleted before it ended" in answer.json()["detail"]
