@@ -20,6 +20,8 @@ test: install
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy .
 
 bench: install
 	transformsvc/scripts/bench.sh

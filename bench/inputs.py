@@ -6,6 +6,7 @@ generated 40-page stand-in, so they need no corpus.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -28,7 +29,7 @@ class Inputs:
         self.smoke = smoke
         root.mkdir(parents=True, exist_ok=True)
 
-    def _made(self, name: str, make: Callable[[Path], None]) -> Path:
+    def _made(self, name: str, make: Callable[[Path], object]) -> Path:
         path = self.root / name
         if not path.exists():
             partial = path.with_name(path.name + ".part")
@@ -53,14 +54,14 @@ class Inputs:
         edits = 4 if self.smoke else 20
         return self._made(
             f"octave-edited-{edits}.pdf",
-            lambda p: make_edited_copy(self.octave(), p, edits=edits) and None,
+            lambda p: make_edited_copy(self.octave(), p, edits=edits),
         )
 
     def merge_parts(self, count: int, pages: int) -> list[Path]:
         return [
             self._made(
                 f"merge-{pages}p-{n:02d}.pdf",
-                lambda p, n=n: make_document(str(p), f"D{n}", pages),
+                functools.partial(_make_part, label=f"D{n}", pages=pages),
             )
             for n in range(count)
         ]
@@ -157,3 +158,7 @@ def _large(dest: Path, megabytes: int) -> None:
         compress_streams=False,
         stream_decode_level=pikepdf.StreamDecodeLevel.none,
     )
+
+
+def _make_part(path: Path, *, label: str, pages: int) -> None:
+    make_document(str(path), label, pages)

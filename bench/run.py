@@ -42,8 +42,8 @@ from bench.client import Client  # noqa: E402
 from bench.context import Context, log, warm_up  # noqa: E402
 from bench.inputs import Inputs  # noqa: E402
 from bench.measure import Row, skipped, table  # noqa: E402
+from bench.scenarios import annotations as burn_annotations  # noqa: E402
 from bench.scenarios import (  # noqa: E402
-    annotations,
     difference,
     large_upload,
     merge,
@@ -53,6 +53,7 @@ from bench.scenarios import (  # noqa: E402
     throughput,
     upload_layout,
 )
+from tests.live import redis_server  # noqa: E402
 
 Scenario = Callable[[Context], list[Row]]
 # Run order (the table is sorted by number): the large upload first, on web
@@ -65,7 +66,7 @@ SCENARIOS: list[tuple[str, Scenario]] = [
     ("3", select_pages.run),
     ("4", merge.run),
     ("5", redaction.run),
-    ("6", annotations.run),
+    ("6", burn_annotations.run),
     ("7", difference.run),
     ("8", throughput.run),
 ]
@@ -186,7 +187,7 @@ def _run_all(
 
     with_service(None, chosen)
     if any(number == "8" for number, _ in chosen):
-        with svc.redis_server(logs) as redis_url:
+        with redis_server(logs, svc.DEFAULT_REDIS_URL) as redis_url:
             if redis_url is None:
                 rows.extend(throughput.skipped_rows("redis", "no Redis server"))
             else:

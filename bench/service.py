@@ -9,27 +9,25 @@ Redis the benchmark needs.
 from __future__ import annotations
 
 import os
-import shutil
-import signal
 import subprocess
 import sys
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-import requests
-
-from tests.live import GUNICORN, free_port  # the same web process as tests and make run
+from tests.live import (  # the same processes as the tests and `make run`
+    LiveService,
+    ServiceDied,
+    free_port,
+    running,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/transformsvc_bench"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
-
-Log = Callable[[str], None]
 
 
 class BenchError(RuntimeError):
@@ -99,61 +97,6 @@ def prepare_database(url: str, data_dir: Path, *, flush: bool) -> None:
         manage(env, "flush", "--noinput")
 
 
-# --- redis ---------------------------------------------------------------------
-
-
-def redis_answers(url: str) -> bool:
-    import redis
-
-    try:
-        return bool(redis.Redis.from_url(url, socket_connect_timeout=2).ping())
-    except (redis.RedisError, OSError):
-        return False
-
-
-@contextmanager
-def redis_server(logs: Path) -> Iterator[str | None]:
-    """REDIS_URL (or the default) when it answers; else a private redis-server on a
-    free port for the duration; None when there is no Redis at all."""
-    url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
-    if redis_answers(url):
-        yield url
-        return
-    binary = shutil.which("redis-server")
-    if binary is None:
-        yield None
-        return
-    port = free_port()
-    with open(logs / "redis.log", "ab") as out:
-        proc = subprocess.Popen(
-            [
-                binary,
-                "--port",
-                str(port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    own = f"redis://127.0.0.1:{port}/15"
-    try:
-        deadline = time.monotonic() + 10
-        while not redis_answers(own):
-            if time.monotonic() > deadline or proc.poll() is not None:
-                yield None
-                return
-            time.sleep(0.1)
-        yield own
-    finally:
-        _stop(proc)
-
-
 # --- process memory ------------------------------------------------------------
 
 
@@ -166,23 +109,6 @@ def _status_kb(pid: int, key: str) -> int:
     except (OSError, ValueError, IndexError):
         pass
     return 0
-
-
-def children(pid: int) -> list[int]:
-    """Direct children of `pid` (from /proc/<n>/stat)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        # The command name (2nd field) may hold spaces: split after its ')'.
-        fields = stat.rsplit(")", 1)[-1].split()
-        if len(fields) > 1 and int(fields[1]) == pid:
-            found.append(int(entry.name))
-    return sorted(found)
 
 
 class PeakMemory:
@@ -252,55 +178,28 @@ def service_env(db_url: str, data_dir: Path, redis_url: str | None) -> dict[str,
 
 @dataclass
 class Service:
-    base: str
-    broker: str
-    logs: Path
-    processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    """The running service and the broker its workers use ("database" or "redis")."""
 
-    def web_workers(self) -> list[int]:
-        """The gunicorn worker processes (children of its master)."""
-        return children(self.processes["web"].pid)
+    live: LiveService
+    broker: str
+
+    @property
+    def base(self) -> str:
+        return self.live.base
 
     def peak_memory(self) -> PeakMemory:
         """`with service.peak_memory() as peak: ...; peak.peak_mb` over the web workers."""
-        return PeakMemory(self.web_workers())
+        return PeakMemory(self.live.web_workers())
 
     def rss_mb(self) -> float:
         """The largest current RSS of a web worker, MB."""
-        return max(_status_kb(pid, "VmRSS") for pid in self.web_workers()) / 1024
+        return max(_status_kb(pid, "VmRSS") for pid in self.live.web_workers()) / 1024
 
     def check_alive(self) -> None:
-        for name, proc in self.processes.items():
-            if proc.poll() is not None:
-                tail = (self.logs / f"{name}.log").read_text(errors="replace")[-3000:]
-                raise BenchError(
-                    f"the {name} process ended (exit {proc.returncode}):\n{tail}"
-                )
-
-
-def _spawn(cmd: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    with open(log, "ab") as out:
-        return subprocess.Popen(
-            cmd,
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-
-def _stop(proc: subprocess.Popen[bytes], grace: float = 20) -> None:
-    # SIGTERM to the main process only: the qcluster's own processes stop when it
-    # tells them to; a SIGTERM to its whole group leaves it blocked (for ever) on a
-    # lock one of them held when it died.
-    if proc.poll() is None:
-        proc.terminate()
-    try:
-        proc.wait(timeout=grace)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+        try:
+            self.live.check_alive()
+        except ServiceDied as exc:
+            raise BenchError(str(exc)) from exc
 
 
 @contextmanager
@@ -314,45 +213,17 @@ def running_service(
     threads: int = 40,
 ) -> Iterator[Service]:
     """gunicorn + qcluster (2 workers) on `db_url`, answering /health; stopped after."""
-    port = free_port()
     env = {
         **service_env(db_url, data_dir, redis_url),
-        "PORT": str(port),
+        "PORT": str(free_port()),
         "WEB_WORKERS": str(web_workers),
         "WEB_THREADS": str(threads),
     }
-    logs.mkdir(parents=True, exist_ok=True)
     data_dir.mkdir(parents=True, exist_ok=True)
     broker = "redis" if redis_url else "database"
-    service = Service(base=f"http://127.0.0.1:{port}", broker=broker, logs=logs)
+    access_log = ("--access-logfile", str(logs / f"access-{broker}.log"))
     try:
-        service.processes["web"] = _spawn(
-            [*GUNICORN, "--access-logfile", str(logs / f"access-{broker}.log")],
-            env,
-            logs / "web.log",
-        )
-        service.processes["worker"] = _spawn(
-            [sys.executable, "manage.py", "qcluster"], env, logs / "worker.log"
-        )
-        _wait_for_health(service, web_workers)
-        yield service
-    finally:
-        for proc in service.processes.values():
-            _stop(proc)
-
-
-def _wait_for_health(service: Service, web_workers: int, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        service.check_alive()
-        try:
-            if requests.get(service.base + "/health", timeout=2).ok:
-                if len(service.web_workers()) >= web_workers:
-                    return
-        except requests.RequestException:
-            pass
-        time.sleep(0.2)
-    raise BenchError(
-        f"the service did not answer /health within {timeout} s "
-        f"(logs in {service.logs})"
-    )
+        with running(env, logs, web_workers=web_workers, web_args=access_log) as live:
+            yield Service(live, broker)
+    except ServiceDied as exc:
+        raise BenchError(str(exc)) from exc

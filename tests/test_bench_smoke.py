@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -17,14 +18,18 @@ from tests.live import ROOT, database_url
 def _smoke_database() -> str:
     # Its own database on the test server: the driver empties databases named
     # "*bench*" before it starts, and the test database must stay as it is.
+    # Named after this checkout too: worktrees of other branches share the server,
+    # and a database migrated by another branch cannot be flushed by this one.
+    checkout = hashlib.sha256(str(ROOT).encode()).hexdigest()[:8]
     parts = urlsplit(database_url())
-    return urlunsplit(parts._replace(path="/transformsvc_bench_smoke"))
+    return urlunsplit(parts._replace(path=f"/transformsvc_bench_smoke_{checkout}"))
 
 
 def _redis_reachable() -> bool:
     import shutil
 
-    from bench.service import DEFAULT_REDIS_URL, redis_answers
+    from bench.service import DEFAULT_REDIS_URL
+    from tests.live import redis_answers
 
     return redis_answers(os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL) or bool(
         shutil.which("redis-server")

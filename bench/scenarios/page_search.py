@@ -7,6 +7,8 @@ web process: each request extracts its page, like the baseline always does).
 
 from __future__ import annotations
 
+import functools
+
 import pymupdf
 
 from bench.context import Context
@@ -84,8 +86,8 @@ def _cold_pages(
     baseline_s: list[float] = []
     for number, word in targets:
         s, b = interleaved(
-            lambda n=number, w=word: ctx.client.search(doc_id, n, w),
-            lambda n=number, w=word: doc[n].search_for(w),
+            functools.partial(ctx.client.search, doc_id, number, word),
+            functools.partial(doc[number].search_for, word),
             1,
             warmup=0,
         )

@@ -14,6 +14,7 @@ without a goal).
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from typing import Any
@@ -163,8 +164,10 @@ def _engine_rate(ctx: Context, paths: list[Any]) -> float:
     ranges = tuple(PageRange(a, b) for a, b in SELECTION)
     seconds = [
         timed(
-            lambda p=p: assemble(
-                [SourceElement(key="small", path=str(p), ranges=ranges)], str(dest)
+            functools.partial(
+                assemble,
+                [SourceElement(key="small", path=str(p), ranges=ranges)],
+                str(dest),
             )
         )
         for p in paths * (1 if ctx.smoke else 5)
