@@ -7,12 +7,14 @@ migrated — with a fresh data directory under var/bench, and drives it over HTT
 from 127.0.0.1. Each scenario is timed against a baseline (PyMuPDF or qpdf doing
 the same work in-process) in the same run, interleaved, medians of the runs.
 Scenario 8 runs once with the database broker and once with Redis (the service
-restarted in between).
+restarted in between). Scenario 10 has no baseline of its own: it is the
+original rendition server's published viewing workload at fixed arrival rates
+(bench/scenarios/viewing.py), set against the original's documents/s per vCPU.
 
 Prints the table (scenario, service median, baseline median, ratio, goal,
 pass/fail) and writes it as JSON to var/bench.json.
 
-    .venv/bin/python bench/run.py [--runs 5] [--only 2,8] [--smoke]
+    .venv/bin/python bench/run.py [--runs 5] [--only 2,8,10] [--smoke]
 
 `--smoke` runs every scenario once on tiny generated inputs (no corpus), for the
 test suite. A database whose name contains "bench" is emptied first (it belongs
@@ -52,13 +54,15 @@ from bench.scenarios import (  # noqa: E402
     select_pages,
     throughput,
     upload_layout,
+    viewing,
 )
 from tests.live import redis_server  # noqa: E402
 
 Scenario = Callable[[Context], list[Row]]
 # Run order (the table is sorted by number): the large upload first, on web
-# workers fresh from start-up, as its goal is their peak RSS; the throughput rounds
-# last, right before the service restarts on Redis.
+# workers fresh from start-up, as its goal is their peak RSS; the viewing workload
+# (minutes of load at fixed rates) before the throughput rounds, which come last,
+# right before the service restarts on Redis.
 SCENARIOS: list[tuple[str, Scenario]] = [
     ("9", large_upload.run),
     ("1", upload_layout.run),
@@ -68,6 +72,7 @@ SCENARIOS: list[tuple[str, Scenario]] = [
     ("5", redaction.run),
     ("6", burn_annotations.run),
     ("7", difference.run),
+    ("10", viewing.run),
     ("8", throughput.run),
 ]
 
