@@ -35,16 +35,19 @@ FROM generate_series(1, {owners}) g;
 """
 
 DOCUMENTS = """
-INSERT INTO documents_document (id, title, mime_type, size, sha256, page_count, layout,
-                                file, origin, owner_id, created_at)
+INSERT INTO documents_document (id, title, mime_type, format, size, sha256, page_count,
+                                layout, rendition_state, text_state, is_container,
+                                ocr_mode, file, origin, owner_id, created_at)
 SELECT 'doc-' || g,
        'Document ' || g,
        CASE WHEN r < 0.85 THEN 'application/pdf' WHEN r < 0.95 THEN 'image/png'
             ELSE 'image/jpeg' END,
+       CASE WHEN r < 0.85 THEN 'pdf' WHEN r < 0.95 THEN 'png' ELSE 'jpg' END,
        (20000 * exp(random() * 5))::bigint,
        md5(g::text) || md5(g::text),
        1 + (random() ^ 3 * 300)::int,
        '[]'::jsonb,
+       'READY', 'READY', false, '',
        'documents/bench/' || g,
        'UPLOAD',
        (SELECT min(id) FROM auth_user) + floor({owners} * random() ^ 3)::int,

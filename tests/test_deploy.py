@@ -18,7 +18,7 @@ from dockerfile_parse import DockerfileParser
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
 # Debian packages of install.sh that run beside the image, not in it.
-NOT_IN_IMAGE = {"redis-server", "mupdf-tools"}  # the tests use them, not the service
+NOT_IN_IMAGE = {"redis-server", "mupdf-tools", "chromium"}  # the tests use them
 # Read by libraries, not by settings.py: dj-database-url and boto3.
 READ_BY_LIBRARIES = {"DATABASE_URL", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"}
 

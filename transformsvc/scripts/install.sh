@@ -3,7 +3,7 @@
 # plus the Debian packages the service and its tests call: poppler-utils and qpdf
 # (PDF checks), LibreOffice without GUI, its Python bridge (python3-uno, used by
 # the office pool's server with the system Python) and fonts (the converters),
-# mupdf-tools (tests), tesseract and its languages (OCR), and redis-server, which
+# mupdf-tools and chromium (tests: admin screenshots), tesseract and its languages (OCR), and redis-server, which
 # the tests start when no Redis answers on 127.0.0.1:6379.
 set -euo pipefail
 venv="${1:-.venv}"
@@ -50,7 +50,7 @@ wanted_packages=(
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
   libreoffice-draw-nogui python3-uno
   fonts-liberation fonts-dejavu fonts-noto-core fonts-noto-cjk
-  mupdf-tools
+  mupdf-tools chromium
   tesseract-ocr tesseract-ocr-osd tesseract-ocr-eng tesseract-ocr-fra
   tesseract-ocr-deu tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-por
   tesseract-ocr-nld
