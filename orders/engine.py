@@ -6,6 +6,7 @@ import os
 from collections import defaultdict
 from collections.abc import Sequence
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 
 from documents.pdf.annotate import Mode, apply_annotations
@@ -16,6 +17,22 @@ from documents.pdf.pack import zip_entries
 from documents.pdf.types import Annotation, PageOrigin, Placement, SourceElement
 
 AnnotationIndex = dict[tuple[str, int], list[Annotation]]
+
+
+@dataclass(frozen=True)
+class Built:
+    """What building an output gave: its pages, and whether its redactions were
+    read back and found gone (None when it redacts nothing; a survivor raises)."""
+
+    pages: int
+    redaction_verified: bool | None = None
+
+
+def verified_of(built: Sequence[Built]) -> bool | None:
+    """Outputs together: verified when any redacts (every one that does was
+    verified, or its build would have raised), None when none redacts."""
+    flags = [b.redaction_verified for b in built if b.redaction_verified is not None]
+    return all(flags) if flags else None
 
 
 def annotations_of(annotations: Sequence[Annotation]) -> AnnotationIndex:
@@ -49,17 +66,17 @@ def build_pdf(
     dest: Path,
     mode: Mode,
     stack: ExitStack,
-) -> int:
-    """Assemble `elements` into `dest` with their annotations; returns the page count."""
+) -> Built:
+    """Assemble `elements` into `dest` with their annotations."""
     assembled = _tmp_beside(dest, stack, ".assembled")
     origins = assemble(elements, str(assembled))
     placements = placements_for(origins, index)
-    if placements:
-        with engine_failures("the annotations could not be applied to the document"):
-            apply_annotations(str(assembled), str(dest), placements, mode=mode)
-    else:
+    if not placements:
         os.replace(assembled, dest)
-    return len(origins)
+        return Built(len(origins))
+    with engine_failures("the annotations could not be applied to the document"):
+        report = apply_annotations(str(assembled), str(dest), placements, mode=mode)
+    return Built(len(origins), report.redaction_verified)
 
 
 def build_output(
@@ -68,17 +85,17 @@ def build_output(
     index: AnnotationIndex,
     dest: Path,
     stack: ExitStack,
-) -> int:
-    """One output of an order (a transformationDetails entry); returns its page count."""
+) -> Built:
+    """One output of an order (a transformationDetails entry)."""
     if fmt == "zip":
-        pages = 0
+        parts = []
         entries = []
         for n, element in enumerate(elements):
             part = _tmp_beside(dest, stack, f".{n}.pdf")
-            pages += build_pdf([element], index, part, "burn", stack)
+            parts.append(build_pdf([element], index, part, "burn", stack))
             entries.append((element.title, str(part)))
         zip_entries(entries, str(dest))
-        return pages
+        return Built(sum(p.pages for p in parts), verified_of(parts))
     return build_pdf(
         elements, index, dest, "live" if fmt == "pdf-fdf" else "burn", stack
     )

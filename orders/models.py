@@ -35,6 +35,9 @@ class TransformationOrder(OrderBase):
     redacts = models.BooleanField(default=False)
     annotates = models.BooleanField(default=False)
     merges = models.BooleanField(default=False)
+    # Set when a redacting order ends PROCESSED: its outputs were read back by other
+    # readers (MuPDF, qpdf) and no removed word was found. Null: nothing redacted.
+    redaction_verified = models.BooleanField(null=True, blank=True)
 
     result_fields: ClassVar[tuple[str, ...]] = ("result_document", "output_ids")
 

@@ -110,6 +110,11 @@ class TransformationOrderSerializer(OrderProgressSerializer):
     transformationResultDocumentIDs = serializers.SerializerMethodField()
     annotations = serializers.SerializerMethodField()
     format = serializers.CharField()
+    # An addition: true once a redacting order's outputs were verified free of every
+    # removed word (an order with a survivor ends FAILED instead); null otherwise.
+    redactionVerified = serializers.BooleanField(
+        source="redaction_verified", allow_null=True, read_only=True
+    )
 
     def get_transformationOrderId(self, order: TransformationOrder) -> dict[str, str]:  # noqa: N802
         return {"id": order.id}

@@ -177,16 +177,19 @@ def _build_and_store(order: TransformationOrder) -> Outcome:
         outputs = []
         for output in spec.outputs:
             path = stack.enter_context(temp_path(".out"))
-            pages = engine.build_output(
+            built = engine.build_output(
                 spec.format, _elements(output, paths), annotations, path, stack
             )
-            outputs.append((output.title, path, pages))
-        page_total = sum(p for _, _, p in outputs)
+            outputs.append((output.title, path, built))
+        facts = {
+            "page_count": sum(b.pages for _, _, b in outputs),
+            "redaction_verified": engine.verified_of([b for _, _, b in outputs]),
+        }
         if len(outputs) == 1:
             title, path, _ = outputs[0]
             result = _store(order, path, result_id, title)
             return document_services.result_outcome(
-                result, result_document=result, page_count=page_total
+                result, result_document=result, **facts
             )
         container_path = stack.enter_context(temp_path(".zip"))
         engine.zip_outputs([(t, p) for t, p, _ in outputs], container_path, spec.format)
@@ -205,7 +208,7 @@ def _build_and_store(order: TransformationOrder) -> Outcome:
             )
             output_ids.append(child.id)
         return document_services.result_outcome(
-            result, result_document=result, output_ids=output_ids, page_count=page_total
+            result, result_document=result, output_ids=output_ids, **facts
         )
 
 

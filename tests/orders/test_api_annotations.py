@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import pikepdf
 import pymupdf
 import pytest
+from django.db import connection
 
 from tests.conftest import doc_url
 from tests.orders.helpers import (
@@ -95,6 +97,7 @@ def test_the_interface_redaction_flow_removes_the_word_and_keeps_its_neighbours(
             [element(doc_id)], annotations=[redact_text(doc_id, 0, [hit["position"]])]
         )
     )
+    assert order["redactionVerified"] is True
     downloaded = client.get(
         doc_url(order["transformationResultDocumentID"]["id"], "/file", format="pdf")
     )
@@ -134,8 +137,53 @@ def test_zone_redaction_in_pdf_fdf_is_true_redaction_too(
         "id": {"id": "zone-1"},
     }
     order = run(order_body([element(doc_id)], fmt="pdf-fdf", annotations=[zone]))
+    assert order["redactionVerified"] is True
     (text,) = pdftotext_pages(file_path(order["transformationResultDocumentID"]["id"]))
     assert "Secretstreet" not in text and "Alice Smith" in text
+
+
+def _text_of(path: Path) -> str:
+    """pdftotext of an output: a PDF, or every PDF of a zip output."""
+    if not zipfile.is_zipfile(path):
+        return "".join(pdftotext_pages(path))
+    with zipfile.ZipFile(path) as archive:
+        names = archive.namelist()
+        archive.extractall(path.parent / "unzipped")
+    return "".join(
+        "".join(pdftotext_pages(path.parent / "unzipped" / n)) for n in names
+    )
+
+
+@pytest.mark.parametrize("fmt", ["zip", "pdf"])
+def test_redaction_in_one_of_several_outputs_is_verified_for_the_order(
+    run: Callable[..., dict[str, Any]],
+    client: Any,
+    uploaded: Callable[..., str],
+    fmt: str,
+) -> None:
+    secret, plain = uploaded(secret_letter()), uploaded(secret_letter())
+    (hit,) = search(client, secret, "Secretstreet")
+    order = run(
+        order_body(
+            [element(plain)],
+            [element(secret)],
+            fmt=fmt,
+            annotations=[redact_text(secret, 0, [hit["position"]])],
+        )
+    )
+    assert order["redactionVerified"] is True
+    texts = [
+        _text_of(file_path(child["id"]))
+        for child in order["transformationResultDocumentIDs"]
+    ]
+    assert "Secretstreet" in texts[0] and "Secretstreet" not in texts[1]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT redaction_verified FROM transformation_order_report "
+            "WHERE order_id = %s",
+            [order["transformationOrderId"]["id"]],
+        )
+        assert cursor.fetchall() == [(True,)], "the analysts' view says it too"
 
 
 def test_square_in_pdf_fdf_is_a_live_annotation_and_downloads_as_fdf(
@@ -161,6 +209,7 @@ def test_square_in_pdf_fdf_is_a_live_annotation_and_downloads_as_fdf(
             [element(doc_id, (2, 2), (1, 2))], fmt="pdf-fdf", annotations=[square]
         )
     )
+    assert order["redactionVerified"] is None, "nothing was redacted"
     echoed = order["annotations"]["annotations"][0]
     assert echoed["type"] == square["type"] and echoed["id"] == "sq-1"
     assert echoed["documentId"] == {"id": doc_id}
