@@ -3,7 +3,7 @@ unoserver call and a cold `soffice --convert-to pdf`, throughput with
 concurrent clients, and the pool's memory over many conversions.
 
 Run: `.venv/bin/python bench/bench_convert.py [--quick]` (prints a table and
-the same figures as JSON on the last line). Not wired into bench/run.py.
+the same figures as JSON on the last line). `make bench` runs it after bench/run.py.
 
 Cases (medians of RUNS timed runs after one warm-up, on a ~100 KB Word
 document of text, a table and a picture, ~7 pages):
@@ -51,7 +51,7 @@ RUNS = 5 if QUICK else 7
 CLIENTS = 10
 POOL_SIZE = 2
 CONVERSIONS = 40 if QUICK else 100
-MEMORY_RUNS = 60 if QUICK else 200
+MEMORY_RUNS = 60 if QUICK else 500
 RECYCLE = 50
 MIB = 1024 * 1024
 

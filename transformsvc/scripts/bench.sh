@@ -14,4 +14,14 @@ fi
 # Not exec: pg.sh's EXIT trap stops the throwaway cluster when it started one.
 status=0
 "$VENV/bin/python" bench/run.py "$@" || status=$?
+if [ $# = 0 ]; then
+  # The engines' own benchmarks, each with its baselines in the same run: the
+  # LibreOffice pool (warm, unoserver, cold soffice, 10 clients, memory over 500
+  # conversions), OCR (Tesseract CLI vs PyMuPDF, words and boxes found) and the
+  # reporting views at 1,000,000 orders (a database of their own).
+  for extra in bench/bench_convert.py bench/bench_ocr.py bench/bench_reporting.py; do
+    echo "== $extra"
+    "$VENV/bin/python" "$extra" || status=$?
+  done
+fi
 exit "$status"
