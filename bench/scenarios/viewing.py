@@ -25,8 +25,9 @@ Per rate: documents/h, requests/s, P50/P95/P99 of every kind of request, errors
 per request of the service's process tree (gunicorn, qcluster and their
 children, from /proc), of this client, and of the whole machine. The ceiling is
 the highest rate passing (P95 <= 150 ms, no error) with every lower rate passing,
-refined by bisection (the median of `--sweeps` sweeps). `make bench` runs it as
-scenario 10 (one sweep, then runs at the goal rate up to `--runs`); on its own:
+refined by bisection (the median of `--sweeps` sweeps; after the first, a sweep
+stops at its first failing rate). `make bench` runs it as scenario 10 (one
+sweep, then runs at the goal rate up to `--runs`); on its own:
 
     .venv/bin/python -m bench.scenarios.viewing [--rates 1,2,2.22,3,4]
         [--duration 30] [--runs 5] [--sweeps 1] [--ocr never] [--same-bytes]
@@ -191,7 +192,7 @@ def measure(
         say(f"viewing at {rate:g} docs/s: " + line(summary))
         return summary
 
-    sweeps = [sweep(at, plan) for _ in range(plan.sweeps)]
+    sweeps = [sweep(at, plan, every_rate=n == 0) for n in range(plan.sweeps)]
     ceilings = [ceiling for _, ceiling in sweeps]
     runs = [s for done, _ in sweeps for s in done]
     rate = goal if goal in plan.rates else plan.rates[0]
@@ -213,14 +214,18 @@ def measure(
 
 
 def sweep(
-    at: Callable[[float], dict[str, Any]], plan: Plan
+    at: Callable[[float], dict[str, Any]], plan: Plan, *, every_rate: bool
 ) -> tuple[list[dict[str, Any]], float]:
-    """The plan's rates, more while all pass, bisections between the highest
-    passing rate (every lower one passing too) and the first failing one: the
-    runs and that ceiling."""
-    done = [at(rate) for rate in plan.rates]
+    """The plan's rates (up to the first failing one unless `every_rate`), more
+    while all pass, bisections between the highest passing rate (every lower one
+    passing too) and the first failing one: the runs and that ceiling."""
+    done: list[dict[str, Any]] = []
+    for rate in plan.rates:
+        done.append(at(rate))
+        if not (every_rate or done[-1]["passed"]):
+            break
     passing = [s["passed"] for s in done] + [False]
-    ceiling = plan.rates[passing.index(False) - 1] if passing[0] else 0.0
+    ceiling = done[passing.index(False) - 1]["rate"] if passing[0] else 0.0
     failed = next((s["rate"] for s in done if not s["passed"]), None)
     for _ in range(plan.extend if failed is None else 0):
         done.append(at(round(done[-1]["rate"] * 1.5, 2)))
