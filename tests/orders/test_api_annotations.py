@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import tempfile
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -146,12 +147,11 @@ def _text_of(path: Path) -> str:
     """pdftotext of an output: a PDF, or every PDF of a zip output."""
     if not zipfile.is_zipfile(path):
         return "".join(pdftotext_pages(path))
-    with zipfile.ZipFile(path) as archive:
-        names = archive.namelist()
-        archive.extractall(path.parent / "unzipped")
-    return "".join(
-        "".join(pdftotext_pages(path.parent / "unzipped" / n)) for n in names
-    )
+    with zipfile.ZipFile(path) as archive, tempfile.TemporaryDirectory() as folder:
+        archive.extractall(folder)
+        return "".join(
+            "".join(pdftotext_pages(Path(folder) / n)) for n in archive.namelist()
+        )
 
 
 @pytest.mark.parametrize("fmt", ["zip", "pdf"])
