@@ -358,6 +358,9 @@ def live_service(
         "WEB_THREADS": str(threads),
         # Its own metrics files, not the test process's.
         "TRANSFORMSVC_METRICS_DIR": str(tmp / "metrics"),
+        # Most tests convert no Office file: their workers start LibreOffice only
+        # when one comes (tests/renditions checks the default, at spawn).
+        "TRANSFORMSVC_OFFICE_POOL_START": "first-use",
         **(extra_env or {}),
     }
     with running(

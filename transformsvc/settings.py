@@ -8,6 +8,7 @@ from typing import Any
 
 import dj_database_url
 import django_stubs_ext
+from django.core.exceptions import ImproperlyConfigured
 
 from transformsvc import paths
 
@@ -32,6 +33,15 @@ def env_bool(name: str, default: bool) -> bool:
         "yes",
         "on",
     )
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = os.environ.get(name, default).strip().lower()
+    if value not in choices:
+        raise ImproperlyConfigured(
+            f"{name} must be one of {', '.join(choices)}, not {value!r}"
+        )
+    return value
 
 
 def env_list(name: str) -> list[str]:
@@ -336,6 +346,11 @@ TRANSFORMSVC: dict[str, Any] = {
     # --- Conversions (documents/convert). Sizes in bytes, times in seconds. ---
     # Warm LibreOffice instances per worker process (each worker runs one task).
     "OFFICE_POOL_SIZE": env_int("TRANSFORMSVC_OFFICE_POOL_SIZE", 1),
+    # spawn: each worker starts its pool as it starts; first-use: at its first
+    # Office conversion (a worker that never converts has no LibreOffice).
+    "OFFICE_POOL_START": env_choice(
+        "TRANSFORMSVC_OFFICE_POOL_START", "spawn", ("spawn", "first-use")
+    ),
     "CONVERSION_TIMEOUT": env_float("TRANSFORMSVC_CONVERSION_TIMEOUT", 120.0),
     # Resident memory of one LibreOffice instance's process tree, MiB.
     "OFFICE_MAX_RSS_MB": env_int("TRANSFORMSVC_OFFICE_MAX_RSS_MB", 1024),

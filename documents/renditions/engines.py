@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import logging
+import threading
+from typing import Any
+
 from django.conf import settings
 
 from documents.convert import Limits
 from documents.convert.office import OfficePool, PoolSettings, process_pool
 from documents.ocr import OcrOptions
 from ops.metrics.conversion import POOL_METRICS
+
+logger = logging.getLogger(__name__)
 
 
 def _conf(name: str) -> object:
@@ -45,6 +51,36 @@ def office_pool() -> OfficePool:
         ),
         POOL_METRICS,
     )
+
+
+def _start_pool_on_spawn(sender: Any, proc_name: str = "", **kwargs: Any) -> None:
+    # django-q2 sends post_spawn from each worker process it forks, and from the
+    # calling process itself in sync mode ("MainProcess"), which converts rarely.
+    if (
+        proc_name == "MainProcess"
+        or settings.TRANSFORMSVC["OFFICE_POOL_START"] != "spawn"
+    ):
+        return
+
+    def start() -> None:
+        try:
+            office_pool()
+        except Exception as exc:  # a conversion retries; the worker lives on
+            logger.warning(
+                "the LibreOffice pool did not start with the worker: %s", exc
+            )
+
+    # In the background: the worker takes tasks at once; a conversion that
+    # comes first waits for the pool's start (process_pool's lock).
+    threading.Thread(target=start, name="office-pool-start", daemon=True).start()
+
+
+def start_pool_with_workers() -> None:
+    """Start each qcluster worker's LibreOffice pool as the worker starts, so
+    that no conversion pays for it (TRANSFORMSVC_OFFICE_POOL_START=spawn)."""
+    from django_q.signals import post_spawn
+
+    post_spawn.connect(_start_pool_on_spawn, dispatch_uid="transformsvc-office-pool")
 
 
 def ocr_options(mode: str) -> OcrOptions:

@@ -50,3 +50,46 @@ def test_a_word_file_converts_on_the_worker_and_links_stay_unfetched(
     while leftovers(processes, "\0no marker\0") and time.monotonic() < deadline:
         time.sleep(0.5)
     assert leftovers(processes, "\0no marker\0") == [], "processes outlived the worker"
+
+
+def _offices(pids: list[int]) -> list[int]:
+    """The LibreOffice processes themselves among `pids` (not the wrappers
+    whose command lines name soffice.bin)."""
+    return sorted(
+        pid for pid in pids if _command(pid).split(" ")[0].endswith("soffice.bin")
+    )
+
+
+def _instances_running(metrics: str) -> str:
+    """The value of the pool's instance gauge (all workers) in /metrics."""
+    for line in metrics.splitlines():
+        if line.startswith("transformsvc_conversion_pool_instances "):
+            return line.split(" ")[-1]
+    return ""
+
+
+@pytest.mark.cluster
+@pytest.mark.django_db(transaction=True)
+def test_each_worker_starts_its_pool_as_it_starts(tmp_path: Path) -> None:
+    """The default: no conversion pays for starting LibreOffice."""
+    env = {"TRANSFORMSVC_OFFICE_POOL_START": "spawn"}
+    with live_service(tmp_path / "live", workers=2, extra_env=env) as service:
+        deadline = time.monotonic() + 30
+        running = ""
+        while running != "2.0" and time.monotonic() < deadline:
+            time.sleep(0.2)
+            running = _instances_running(service.get("/metrics").text)
+        assert running == "2.0", (
+            "each of the 2 workers has its instance before any upload"
+        )
+        office = _offices(tree(service.processes["worker"].pid))
+        assert len(office) == 2, office
+        plain = make_docx(tmp_path / "p.docx", ["The harbour seal is grey."])
+        doc_id = service.upload(plain.read_bytes())
+        search = service.get(
+            f"/documents/{doc_id}/pages/0/text", params={"searchText": "seal"}
+        ).json()
+        assert len(search["searchResults"]) == 1
+        assert _offices(tree(service.processes["worker"].pid)) == office, (
+            "the conversion used the started instances, none was added"
+        )
