@@ -6,7 +6,7 @@ Run: `.venv/bin/python bench/bench_convert.py [--quick]` (prints a table and
 the same figures as JSON on the last line). `make bench` runs it after bench/run.py.
 
 Cases (medians of RUNS timed runs after one warm-up, on a ~100 KB Word
-document of text, a table and a picture, ~7 pages):
+document of text, a table and a picture, 17 pages once laid out):
 - `pool`: `OfficePool.convert` on a started pool of one instance;
 - `unoserver`: unoserver's own server and client (`unoserver` started by
   hand with the system Python, TCP on 127.0.0.1), no pool; with its
@@ -34,6 +34,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -99,10 +101,11 @@ def bench_pool(source: Path, work: Path) -> float:
         return timed(lambda: pool.convert(str(source), str(work / "pool.pdf")))
 
 
-def bench_unoserver(source: Path, work: Path) -> tuple[float, float]:
-    """unoserver's own server (7 s of fixed sleeps to start) and client:
-    with its default (indexes updated: the document is laid out again) and
-    with update_index=False, as the pool converts."""
+@contextmanager
+def unoserver_client(work: Path) -> Iterator[Any]:
+    """unoserver's own server (7 s of fixed sleeps to start), started by hand
+    with the system Python, TCP on 127.0.0.1, no pool; its client, once it
+    answers. The server's process group is killed after."""
     lib = unoserver_lib(str(work))
     env = dict(os.environ, PYTHONPATH=lib)
     port, uno_port = "23003", "23002"
@@ -130,32 +133,41 @@ def bench_unoserver(source: Path, work: Path) -> tuple[float, float]:
 
         client = UnoClient(port=port, host_location="local")
         deadline = time.monotonic() + 60
+        probe = make_document(work / "unoserver-probe.docx")
         while True:
             try:
-                client.convert(inpath=str(source), outpath=str(work / "warmup.pdf"))
+                client.convert(inpath=str(probe), outpath=str(work / "warmup.pdf"))
                 break
             except Exception:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.5)
+        yield client
+    finally:
+        os.killpg(server.pid, 9)
+        server.wait()
+
+
+def bench_unoserver(source: Path, work: Path) -> tuple[float, float]:
+    """A direct unoserver call with its default (indexes updated: the document
+    is laid out again) and with update_index=False, as the pool converts."""
+    with unoserver_client(work) as client:
         out = str(work / "unoserver.pdf")
         default = timed(lambda: client.convert(inpath=str(source), outpath=out))
         same = timed(
             lambda: client.convert(inpath=str(source), outpath=out, update_index=False)
         )
         return default, same
-    finally:
-        os.killpg(server.pid, 9)
-        server.wait()
 
 
-def bench_cold(source: Path, work: Path, *, new_profile: bool) -> float:
+def cold_converter(work: Path, *, new_profile: bool) -> Callable[[Path], None]:
+    """`soffice --headless --convert-to pdf` of a file, a new process each call
+    (its profile kept between calls unless `new_profile`)."""
     soffice = str(Path(default_soffice()).with_name("soffice"))
-    profile = work / "cold-profile"
     runs = [0]
 
-    def convert() -> None:
-        target = profile
+    def convert(source: Path) -> None:
+        target = work / "cold-profile"
         if new_profile:
             runs[0] += 1
             target = work / f"cold-profile-{runs[0]}"
@@ -175,7 +187,12 @@ def bench_cold(source: Path, work: Path, *, new_profile: bool) -> float:
             timeout=120,
         )
 
-    return timed(convert)
+    return convert
+
+
+def bench_cold(source: Path, work: Path, *, new_profile: bool) -> float:
+    convert = cold_converter(work, new_profile=new_profile)
+    return timed(lambda: convert(source))
 
 
 def bench_throughput(source: Path, work: Path) -> dict[str, float]:

@@ -21,7 +21,7 @@ class Goal:
     def text(self, unit: str) -> str:
         sign = {"<": "<", "<=": "≤", ">=": "≥"}[self.op]
         if self.on == "ratio":
-            return f"ratio {sign} {self.limit:g}"
+            return f"ratio {sign} {self.limit:.3g}"
         return f"{sign} {self.limit:g} {unit}"
 
     def met(self, value: float) -> bool:

@@ -10,6 +10,9 @@ Scenario 8 runs once with the database broker and once with Redis (the service
 restarted in between). Scenario 10 has no baseline of its own: it is the
 original rendition server's published viewing workload at fixed arrival rates
 (bench/scenarios/viewing.py), set against the original's documents/s per vCPU.
+Scenario 11 converts a Word file through the service against a warm unoserver
+call and a cold soffice process, then counts conversions per minute with 10
+concurrent clients (bench/scenarios/office.py).
 
 Prints the table (scenario, service median, baseline median, ratio, goal,
 pass/fail) and writes it as JSON to var/bench.json.
@@ -49,6 +52,7 @@ from bench.scenarios import (  # noqa: E402
     difference,
     large_upload,
     merge,
+    office,
     page_search,
     redaction,
     select_pages,
@@ -72,6 +76,7 @@ SCENARIOS: list[tuple[str, Scenario]] = [
     ("5", redaction.run),
     ("6", burn_annotations.run),
     ("7", difference.run),
+    ("11", office.run),
     ("10", viewing.run),
     ("8", throughput.run),
 ]

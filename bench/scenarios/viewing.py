@@ -121,7 +121,7 @@ def documents(root: Path, *, smoke: bool) -> list[Doc]:
 
 
 def _docx(dest: Path) -> None:
-    from bench.bench_convert import make_document  # python-docx, ~100 KB, 7 pages
+    from bench.bench_convert import make_document  # python-docx, ~100 KB, 17 pages
 
     made = make_document(dest.with_suffix(".docx"))
     os.replace(made, dest)
