@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -57,6 +58,28 @@ class Inputs:
             lambda p: make_edited_copy(self.octave(), p, edits=edits),
         )
 
+    def manual(self) -> Path:
+        """A 2,415-page manual: octave.pdf twice and its first 99 pages (qpdf
+        --pages; in a smoke run the 40-page stand-in twice)."""
+        source = str(self.octave())
+        extra = [source, "1-99"] if not self.smoke else []
+        name = "manual-80p.pdf" if self.smoke else "manual-2415p.pdf"
+        return self._made(
+            name,
+            lambda p: subprocess.run(
+                ["qpdf", "--empty", "--pages", source, source, *extra, "--", str(p)],
+                check=True,
+            ),
+        )
+
+    def manual_edited(self) -> Path:
+        """The manual with 20 words replaced on pages spread over it (4 in a smoke run)."""
+        edits = 4 if self.smoke else 20
+        return self._made(
+            f"{self.manual().stem}-edited-{edits}.pdf",
+            lambda p: make_edited_copy(self.manual(), p, edits=edits),
+        )
+
     def merge_parts(self, count: int, pages: int) -> list[Path]:
         return [
             self._made(
@@ -79,6 +102,12 @@ class Inputs:
     def small(self, n: int) -> Path:
         """A 3-page document of a few lines per page (the throughput orders)."""
         return self._made(f"small-{n}.pdf", lambda p: _small(p, n))
+
+    def word(self) -> Path:
+        """A Word file of about 100 KB (17 pages laid out): text, a table, a picture."""
+        from bench.bench_convert import make_document  # python-docx
+
+        return self._made("word-100k.docx", make_document)
 
     def large(self, megabytes: int) -> Path:
         """A PDF of about `megabytes` MB, made of incompressible image streams."""

@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -156,6 +156,41 @@ class PeakMemory:
         return max(hwm, self.sampled_kb) / 1024
 
 
+class TreeGrowth:
+    """How far the memory of a whole process tree rises above its level at the
+    start of a stretch of time, MB: the sum of every process's peak RSS (VmHWM,
+    reset at the start; the whole peak of a process born meanwhile) less the sum
+    of their RSS at the start. Processes do not all peak at once, so this is an
+    upper bound. Needs /proc/<pid>/clear_refs (a process of the same user);
+    `supported` says whether it was allowed."""
+
+    def __init__(self, list_pids: Callable[[], list[int]]) -> None:
+        self.list_pids = list_pids
+        self.pids = list_pids()
+        self.idle_kb = sum(_status_kb(pid, "VmRSS") for pid in self.pids)
+        self.supported = all(PeakMemory._reset(pid) for pid in self.pids)
+        self.peaks_kb: dict[int, int] = {}
+
+    def __enter__(self) -> TreeGrowth:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pids = set(self.pids) | set(self.list_pids())
+        self.peaks_kb = {pid: _status_kb(pid, "VmHWM") for pid in pids}
+
+    def peak_mb(self, pids: list[int]) -> float:
+        """The highest peak RSS among `pids` over the stretch, MB."""
+        return max(self.peaks_kb.get(pid, 0) for pid in pids) / 1024
+
+    @property
+    def idle_mb(self) -> float:
+        return self.idle_kb / 1024
+
+    @property
+    def growth_mb(self) -> float:
+        return max(0, sum(self.peaks_kb.values()) - self.idle_kb) / 1024
+
+
 # --- the service ---------------------------------------------------------------
 
 
@@ -190,6 +225,17 @@ class Service:
     def peak_memory(self) -> PeakMemory:
         """`with service.peak_memory() as peak: ...; peak.peak_mb` over the web workers."""
         return PeakMemory(self.live.web_workers())
+
+    def tree_growth(self) -> TreeGrowth:
+        """`with service.tree_growth() as grown: ...; grown.growth_mb` over every
+        process of the service (gunicorn, the qcluster, LibreOffice...)."""
+        from documents.convert.office.procs import descendants
+
+        def pids() -> list[int]:
+            roots = [proc.pid for proc in self.live.processes.values()]
+            return [pid for root in roots for pid in (root, *descendants(root))]
+
+        return TreeGrowth(pids)
 
     def rss_mb(self) -> float:
         """The largest current RSS of a web worker, MB."""
