@@ -9,17 +9,20 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 
 from documents.models import Document
 from documents.pdf import navigation, printable, xfdf
-from documents.pdf import signatures as signature_engine
 from documents.pdf.types import EngineError
 from documents.renditions.waits import wait_readable
 from documents.selectors import pdf_of
 from documents.storage import pdf_path, temp_path
 from transformsvc.problems import InvalidInput
+
+if TYPE_CHECKING:
+    from documents.pdf import signatures as signature_engine
 
 
 @contextmanager
@@ -45,6 +48,10 @@ def destinations(doc: Document) -> list[navigation.NamedDestination]:
 
 def signatures(doc: Document) -> list[signature_engine.Signature]:
     """The digital signatures of the document's PDF, checked; [] when unsigned."""
+    # Here, not at the top: pyHanko's validation stack is ~30 MB that every web
+    # process would carry for a call few clients make.
+    from documents.pdf import signatures as signature_engine
+
     doc = wait_readable(doc)
     with pdf_path(doc) as path, _as_problems():
         return signature_engine.signatures(str(path))

@@ -3,15 +3,17 @@ Bookmarks, NamedDestinations and Signatures objects, with a few additions)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from documents.pdf.navigation import Bookmark, NamedDestination, Target
-from documents.pdf.signatures import Signature
 from documents.serializers import DocumentIdObjectSerializer
 from transformsvc.fields import iso_ms
+
+if TYPE_CHECKING:
+    from documents.pdf.signatures import Signature
 
 
 class PointSerializer(serializers.Serializer):

@@ -7,6 +7,9 @@ lazy import cannot hide a dependency.
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -114,3 +117,26 @@ def test_no_module_of_the_service_grows_past_about_400_lines() -> None:
         if (n := len(path.read_text().splitlines())) > MAX_LINES
     }
     assert long == {}
+
+
+def test_a_web_process_does_not_load_the_libraries_of_rare_formats() -> None:
+    """extract-msg (Outlook files) and pyHanko (FDF, signatures) are ~50 MB that
+    each web and worker process would carry from its start; they load when a
+    request needs them."""
+    script = (
+        "import sys, django; django.setup();"
+        "from django.urls import resolve; resolve('/documents');"
+        "import documents.views, annotations.services, documents.structure;"
+        "print(sorted({m.split('.')[0] for m in sys.modules}"
+        " & {'extract_msg', 'pyhanko', 'pyhanko_certvalidator'}))"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "transformsvc.settings"}
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.strip().splitlines()[-1] == "[]"

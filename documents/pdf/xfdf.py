@@ -15,13 +15,16 @@ import io
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from decimal import Decimal
-
-from pyhanko.pdf_utils import generic
-from pyhanko.pdf_utils.misc import PdfError
-from pyhanko.pdf_utils.reader import PdfFileReader
+from typing import TYPE_CHECKING
 
 from documents.pdf.fdf import export_fdf
 from documents.pdf.types import EngineError
+
+if TYPE_CHECKING:
+    from pyhanko.pdf_utils import generic
+
+# pyHanko is imported where an FDF is read, not here: with its dependencies it is
+# ~18 MB that every web process would carry for a rarely used format.
 
 XFDF_NS = "http://ns.adobe.com/xfdf/"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
@@ -108,6 +111,8 @@ def pdf_to_xfdf(path: str, *, file_name: str | None = None) -> bytes:
 
 def fdf_to_xfdf(data: bytes) -> bytes:
     """An FDF file's annotations and /F (the file they annotate) as XFDF."""
+    from pyhanko.pdf_utils import generic
+
     root = _fdf_root(data)
     annots = root.get("/Annots") or generic.ArrayObject()
     items = [_from_pdf(a.get_object()) for a in list(annots)[:MAX_ANNOTATIONS]]
@@ -119,6 +124,10 @@ def fdf_to_xfdf(data: bytes) -> bytes:
 
 
 def _fdf_root(data: bytes) -> generic.DictionaryObject:
+    from pyhanko.pdf_utils import generic
+    from pyhanko.pdf_utils.misc import PdfError
+    from pyhanko.pdf_utils.reader import PdfFileReader
+
     if not data.startswith(b"%FDF-"):
         raise EngineError("the FDF does not start with %FDF-")
     # Same length header, so every offset of the xref stays right.
@@ -134,6 +143,8 @@ def _fdf_root(data: bytes) -> generic.DictionaryObject:
 
 
 def _from_pdf(annot: object) -> XAnnotation | None:
+    from pyhanko.pdf_utils import generic
+
     if not isinstance(annot, generic.DictionaryObject):
         return None
     subtype = str(annot.get("/Subtype", "")).lstrip("/")
@@ -197,6 +208,8 @@ def _from_pdf(annot: object) -> XAnnotation | None:
 
 def _plain(value: object, depth: int = 0) -> object:
     """pyHanko's generic objects as Python values (names keep their slash)."""
+    from pyhanko.pdf_utils import generic
+
     if depth > 16:
         return None
     if isinstance(value, generic.IndirectObject):

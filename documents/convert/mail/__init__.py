@@ -13,7 +13,6 @@ import os
 
 from documents.convert.mail.eml import read_eml
 from documents.convert.mail.message import Message
-from documents.convert.mail.msg import read_msg
 from documents.convert.mail.render import render_message
 from documents.convert.names import display_name, part_path
 from documents.convert.rendition import Deadline, describe
@@ -25,7 +24,14 @@ def unpack_mail(
 ) -> Container:
     """Render the message at `path` and write its attachments in `dest_dir`."""
     deadline = Deadline(limits.timeout)
-    message = read_msg(path) if detected.extension == "msg" else read_eml(path, limits)
+    if detected.extension == "msg":
+        # Here, not at the top: extract-msg and its parsers are ~30 MB that
+        # every web process would carry (they import this package to detect).
+        from documents.convert.mail.msg import read_msg
+
+        message = read_msg(path)
+    else:
+        message = read_eml(path, limits)
     kept = message.attachments[: limits.max_attachments]
     left_out = len(message.attachments) - len(kept)
     if left_out:
