@@ -11,6 +11,7 @@ import pymupdf
 
 from documents.pdf.failures import engine_failures, render_scale
 from documents.pdf.layout import open_pdf
+from documents.pdf.png import png_bytes
 
 IMAGE_FORMATS = {"png": "png", "jpg": "jpeg"}
 
@@ -34,9 +35,7 @@ def export_images(src: str, dest: str, fmt: str, *, dpi: int = 150) -> str:
 def _image(page: pymupdf.Page, kind: str, dpi: int) -> bytes:
     zoom = render_scale(page.rect.width, page.rect.height, dpi / 72)
     pixmap = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
-    return bytes(
-        pixmap.tobytes(kind, jpg_quality=90) if kind == "jpeg" else pixmap.tobytes(kind)
-    )
+    return pixmap.tobytes(kind, jpg_quality=90) if kind == "jpeg" else png_bytes(pixmap)
 
 
 def export_text(src: str, dest: str) -> None:

@@ -13,6 +13,7 @@ import numpy as np
 import pymupdf
 
 from documents.pdf.failures import engine_failures, render_scale
+from documents.pdf.png import png_bytes
 from documents.pdf.text.cache import (
     cached_document,
     document_key,
@@ -94,7 +95,7 @@ def render_page(
         pixmap = _filtered(pixmap, spec.filters)
     if jpeg:
         return PageImage(pixmap.tobytes("jpeg", jpg_quality=JPEG_QUALITY), "image/jpeg")
-    return PageImage(pixmap.tobytes("png"), "image/png")
+    return PageImage(png_bytes(pixmap), "image/png")
 
 
 def _is_jpeg_scan(page: pymupdf.Page) -> bool:
