@@ -31,6 +31,7 @@ from documents.storage import (
     temp_path,
 )
 from jobs.lifecycle import Outcome
+from jobs.notify import notify_final
 from ops.metrics.receivers import document_received
 from transformsvc.problems import (
     Conflict,
@@ -292,14 +293,35 @@ def document_remove(doc: Document) -> list[Document]:
     """Delete `doc`, its children and its renditions: files (and this node's cached
     copies), rows, and a DeletedDocument record of each for reports. Returns what
     was deleted."""
-    gone = _with_dependents(doc)
-    for dependent in gone:
-        filecache.forget(str(dependent.file.name))
-        dependent.file.delete(save=False)
-    with transaction.atomic():
-        DeletedDocument.objects.bulk_create(_deleted_record(d) for d in gone)
-        doc.delete()  # the rows of children and renditions cascade
-    return gone
+    # Outside a transaction, a failed commit is tried again (below); inside one,
+    # the violation surfaces at the caller's commit.
+    retries = 0 if transaction.get_connection().in_atomic_block else 2
+    key = doc.pk
+    while True:
+        gone = _with_dependents(doc)
+        for dependent in gone:
+            filecache.forget(str(dependent.file.name))
+            dependent.file.delete(save=False)  # a missing file is no error
+        try:
+            with transaction.atomic():
+                DeletedDocument.objects.bulk_create(_deleted_record(d) for d in gone)
+                for dependent in gone:  # wakes its waiting readers, at commit
+                    notify_final(dependent.pk)
+                doc.delete()  # the rows of children and renditions cascade
+            return gone
+        except IntegrityError:
+            # A worker ended an order meanwhile and pointed it at one of these
+            # rows after doc.delete() had unlinked the orders pointing there
+            # (its rendition, made as the document was being deleted): the
+            # commit failed as a whole. Again: this time it unlinks that order.
+            if retries == 0:
+                raise
+            retries -= 1
+            # delete() cleared the primary keys of what it collected: read again.
+            again = Document.objects.filter(pk=key).first()
+            if again is None:
+                return gone
+            doc = again
 
 
 def _deleted_record(doc: Document) -> DeletedDocument:

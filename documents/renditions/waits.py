@@ -9,14 +9,17 @@ from django.conf import settings
 
 from documents.models import Document
 from jobs.notify import wait_until
-from transformsvc.problems import Busy, Unprocessable, UnsupportedMedia
+from transformsvc.problems import Busy, NotFound, Unprocessable, UnsupportedMedia
 
 
 def _reload(doc: Document, with_layout: bool) -> Document:
     qs = Document.objects.all()
     if not with_layout:
         qs = qs.defer("layout")
-    return qs.get(pk=doc.pk)
+    found = qs.filter(pk=doc.pk).first()
+    if found is None:  # deleted while its reader waited
+        raise NotFound(f"document {doc.pk!r} was deleted while it was being read")
+    return found
 
 
 def _wait_ms() -> int:

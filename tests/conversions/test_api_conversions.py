@@ -164,3 +164,51 @@ def test_deleting_the_conversion_a_document_waits_for_fails_its_rendition(
     answer = client.get(doc_url(doc_id, "/pages/0/text", searchText="waiting"))
     assert answer.status_code == 422
     assert "deleted before it ended" in answer.json()["detail"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_delete_racing_a_conversion_that_links_its_result_succeeds(
+    convert: Callable[..., dict[str, Any]],
+    uploaded: Callable[..., str],
+    make_pdf: Callable[..., bytes],
+    client: Any,
+) -> None:
+    """A worker ends a conversion of the document being deleted, linking its
+    result, between the delete's unlinking of orders and its DELETE: the
+    delete's commit fails on the foreign key; the delete tries again and
+    answers as if nothing had happened (it once answered 500)."""
+    import psycopg
+    from django.db import connection
+
+    from conversions.models import ConversionOrder
+
+    doc_id = uploaded(make_pdf(2))
+    order_id = convert(doc_id, "txt")["conversionOrderId"]["id"]
+    result = ConversionOrder.objects.get(pk=order_id).result_document_id
+    assert result is not None
+    # As before the worker's last transaction: the result made, not linked yet.
+    ConversionOrder.objects.filter(pk=order_id).update(result_document=None)
+
+    params = connection.get_connection_params()
+    raced: list[str] = []
+
+    def worker_links_first(execute: Any, sql: str, *args: Any) -> Any:
+        if not raced and sql.startswith('DELETE FROM "documents_document"'):
+            raced.append(sql)
+            with psycopg.connect(**params, autocommit=True) as other:
+                other.execute(
+                    "UPDATE conversions_conversionorder SET result_document_id = %s"
+                    " WHERE id = %s",
+                    (result, order_id),
+                )
+        return execute(sql, *args)
+
+    with connection.execute_wrapper(worker_links_first):
+        answer = client.delete(doc_url(doc_id))
+    assert raced, "the interleaving happened"
+    assert answer.status_code == 200, answer.content
+    assert answer.json() == {"id": doc_id}
+    assert not Document.objects.filter(pk__in=[doc_id, result]).exists()
+    order = ConversionOrder.objects.get(pk=order_id)
+    assert order.result_document_id is None, "the order outlives its result"
+    assert client.get(doc_url(doc_id)).status_code == 404

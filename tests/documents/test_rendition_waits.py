@@ -14,6 +14,7 @@ from django.db import close_old_connections
 
 from documents.models import Document
 from documents.renditions import rendition_failed, rendition_ready
+from documents.services import document_delete
 from tests.conftest import doc_url
 from tests.orders.helpers import element, order_body
 
@@ -100,3 +101,26 @@ def test_a_waiting_reader_wakes_when_the_rendition_is_ready(
     assert response.status_code == 200
     assert response.json()["searchResults"][0]["positionText"]["text"] == "awaited"
     assert 0.4 < waited < 1.8  # woken by NOTIFY, not by the 2 s safety re-check
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reader_waiting_on_a_document_deleted_meanwhile_answers_404(
+    client: Any, uploaded: Callable[..., str], make_pdf: Callable[..., bytes]
+) -> None:
+    """The viewer's user gave up and deleted it; the waiting request ends with
+    a 404 naming the deletion, not a 500."""
+    doc_id = uploaded(make_pdf(["never converted"]))
+    _pending(doc_id)
+
+    def delete_later() -> None:
+        time.sleep(0.3)
+        document_delete(document_id=doc_id)
+        close_old_connections()
+
+    threading.Thread(target=delete_later).start()
+    started = time.monotonic()
+    response = client.get(doc_url(doc_id, "/pages/0/text/position"))
+    assert response.status_code == 404, response.content
+    assert response["Content-Type"] == "application/problem+json"
+    assert "was deleted while it was being read" in response.json()["detail"]
+    assert time.monotonic() - started < 1.8  # woken by the delete's NOTIFY
