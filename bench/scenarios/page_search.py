@@ -13,15 +13,26 @@ import pymupdf
 
 from bench.context import Context
 from bench.inputs import pick_word
-from bench.measure import CLOSE_TO_ENGINE, Row, interleaved, median, skipped, timed
+from bench.measure import (
+    CLOSE_TO_ENGINE,
+    Goal,
+    Row,
+    interleaved,
+    median,
+    skipped,
+    timed,
+)
 
 NUMBER = "2"
 GOAL = CLOSE_TO_ENGINE
+# A warm search over HTTP, where one request alone (GET /health) is 1.5x the
+# engine's search: at most twice the engine.
+WARM_GOAL = Goal("ratio", "<=", 2)
 
 
 def run(ctx: Context) -> list[Row]:
     if not ctx.inputs.has_octave:
-        return [skipped(NUMBER, "search on one page", "s", GOAL, "corpus absent")]
+        return [skipped(NUMBER, "search on one page", "s", WARM_GOAL, "corpus absent")]
     path = ctx.inputs.octave()
     doc_id = ctx.upload_once(path)
     index = 20 if ctx.smoke else 999
@@ -46,7 +57,7 @@ def run(ctx: Context) -> list[Row]:
                 "s",
                 median(service_s),
                 median(baseline_s),
-                GOAL,
+                WARM_GOAL,
                 runs,
                 baseline_label="PyMuPDF page.search_for on the open document",
                 notes={"matches": counts, **_context(ctx, doc, index, runs)},
