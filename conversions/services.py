@@ -83,10 +83,19 @@ def _convert(order: ConversionOrder) -> Outcome:
         raise EngineError(
             f"document {order.document_id!r} was deleted before the conversion ran"
         )
-    if order.automatic:
-        result = renditions.make_readable(doc)
-    else:
-        result = renditions.convert(doc, order.format)
+    try:
+        if order.automatic:
+            result = renditions.make_readable(doc)
+        else:
+            result = renditions.convert(doc, order.format)
+    except Exception as exc:
+        # Its file went with it: say so, not "internal error".
+        if not Document.objects.filter(pk=doc.pk).exists():
+            raise EngineError(
+                f"document {order.document_id!r} was deleted while it was "
+                "being converted"
+            ) from exc
+        raise
     made_here = result.pk != doc.pk and result.rendition_of_id == doc.pk
 
     def discard() -> None:

@@ -212,3 +212,38 @@ def test_a_delete_racing_a_conversion_that_links_its_result_succeeds(
     order = ConversionOrder.objects.get(pk=order_id)
     assert order.result_document_id is None, "the order outlives its result"
     assert client.get(doc_url(doc_id)).status_code == 404
+
+
+def test_a_document_deleted_while_converted_fails_its_order_saying_so(
+    client: Any, uploaded: Callable[..., str], make_pdf: Callable[..., bytes]
+) -> None:
+    from django.db import connection
+
+    from conversions.services import conversion_run
+    from documents.services import document_delete
+
+    doc_id = uploaded(make_pdf(2))
+    response = client.post(
+        "/conversions",
+        data={"documentId": doc_id, "format": "txt"},
+        content_type="application/json",
+    )
+    order_id = response.json()["conversionOrderId"]["id"]  # queued, not run
+    deleted: list[bool] = []
+
+    def delete_once_read(execute: Any, sql: str, *args: Any) -> Any:
+        answer = execute(sql, *args)
+        # The worker has read the document's row; its user deletes it now.
+        if not deleted and sql.startswith('SELECT "documents_document"'):
+            deleted.append(True)
+            document_delete(document_id=doc_id)
+        return answer
+
+    with connection.execute_wrapper(delete_once_read):
+        conversion_run(order_id=order_id)
+    assert deleted
+    order = client.get(f"/conversions/{order_id}").json()
+    assert order["currentState"] == "FAILED"
+    assert order["errorMessage"] == (
+        f"document {doc_id!r} was deleted while it was being converted"
+    )
