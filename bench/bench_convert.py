@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 import docx  # noqa: E402
 from PIL import Image  # noqa: E402
 
+from bench.measure import concurrently  # noqa: E402
 from documents.convert.office import OfficePool, PoolSettings  # noqa: E402
 from documents.convert.office.instance import default_soffice, unoserver_lib  # noqa: E402
 
@@ -215,13 +216,7 @@ def bench_throughput(source: Path, work: Path) -> dict[str, float]:
                 except Exception as exc:  # counted, not fatal to the benchmark
                     failures.append(repr(exc))
 
-        started = time.perf_counter()
-        threads = [threading.Thread(target=client, args=(n,)) for n in range(CLIENTS)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        elapsed = time.perf_counter() - started
+        elapsed = concurrently(client, CLIENTS)
     return {
         "conversions": CONVERSIONS,
         "seconds": round(elapsed, 2),

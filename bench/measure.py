@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import statistics
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -114,6 +115,17 @@ def order_breakdown(orders: list[dict[str, Any]]) -> dict[str, float]:
     for part in ("post", "wait", "download"):
         out[f"{part}_s"] = round(median([o["clientSeconds"][part] for o in orders]), 4)
     return out
+
+
+def concurrently(client: Callable[[int], object], count: int) -> float:
+    """Seconds for `count` threads running `client(n)` (n = 0..count-1) to end."""
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(count)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - start
 
 
 def timed(fn: Callable[[], object]) -> float:

@@ -19,7 +19,6 @@ import argparse
 import statistics
 import tempfile
 import threading
-import time
 import uuid
 from contextlib import ExitStack
 from pathlib import Path
@@ -28,6 +27,7 @@ from typing import Any
 import pymupdf
 
 from bench.client import Client, element, order_body
+from bench.measure import concurrently
 from bench.service import database_url, prepare_database, service_env
 from tests.live import LiveService, free_port, redis_server, running, s3_server
 
@@ -60,18 +60,10 @@ def round_rate(
         finally:
             client.close()
 
-    threads = [
-        threading.Thread(target=loop, args=(bases[i % len(bases)],))
-        for i in range(clients)
-    ]
-    started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    elapsed = concurrently(lambda n: loop(bases[n % len(bases)]), clients)
     if errors:
         raise errors[0]
-    return orders / (time.perf_counter() - started)
+    return orders / elapsed
 
 
 def measure(

@@ -20,14 +20,13 @@ so 2 LibreOffice instances, on this 2-core machine); no failure allowed.
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from bench.client import Client
 from bench.context import Context
-from bench.measure import Goal, Row, median, timed
+from bench.measure import Goal, Row, concurrently, median, timed
 
 NUMBER = "11"
 # The goals: within 1.2x a warm unoserver call, at least 3x faster than a
@@ -176,7 +175,7 @@ def _round(
     lock = threading.Lock()
     made: list[str] = []
 
-    def client() -> None:
+    def client(_: int) -> None:
         own = Client(ctx.service.base)
         try:
             while True:
@@ -194,13 +193,7 @@ def _round(
         finally:
             own.close()
 
-    threads = [threading.Thread(target=client) for _ in range(clients)]
-    started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    seconds = time.perf_counter() - started
+    seconds = concurrently(client, clients)
     for doc_id in made:
         ctx.client.delete(doc_id)
     return seconds

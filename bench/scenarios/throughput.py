@@ -21,7 +21,15 @@ from typing import Any
 
 from bench.client import Client, element, order_body
 from bench.context import Context
-from bench.measure import Goal, Row, median, percentile, skipped, timed
+from bench.measure import (
+    Goal,
+    Row,
+    concurrently,
+    median,
+    percentile,
+    skipped,
+    timed,
+)
 from documents.pdf.assemble import assemble
 from documents.pdf.types import PageRange, SourceElement
 
@@ -131,7 +139,7 @@ def _round(
     latencies: list[float] = []
     errors: list[BaseException] = []
 
-    def client_loop() -> None:
+    def client_loop(_: int) -> None:
         client = Client(ctx.client.base)
         try:
             while True:
@@ -147,13 +155,7 @@ def _round(
         finally:
             client.close()
 
-    threads = [threading.Thread(target=client_loop) for _ in range(clients)]
-    start = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - start
+    elapsed = concurrently(client_loop, clients)
     if errors:
         raise errors[0]
     return orders / elapsed, latencies

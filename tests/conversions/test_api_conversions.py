@@ -10,10 +10,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pymupdf
 import pytest
+from django.db import connection
 
+from conversions.models import ConversionOrder
+from conversions.services import conversion_run
 from documents.models import Document
+from documents.services import document_delete
 from tests.conftest import doc_url
 
 
@@ -177,11 +182,6 @@ def test_a_delete_racing_a_conversion_that_links_its_result_succeeds(
     result, between the delete's unlinking of orders and its DELETE: the
     delete's commit fails on the foreign key; the delete tries again and
     answers as if nothing had happened (it once answered 500)."""
-    import psycopg
-    from django.db import connection
-
-    from conversions.models import ConversionOrder
-
     doc_id = uploaded(make_pdf(2))
     order_id = convert(doc_id, "txt")["conversionOrderId"]["id"]
     result = ConversionOrder.objects.get(pk=order_id).result_document_id
@@ -217,11 +217,6 @@ def test_a_delete_racing_a_conversion_that_links_its_result_succeeds(
 def test_a_document_deleted_while_converted_fails_its_order_saying_so(
     client: Any, uploaded: Callable[..., str], make_pdf: Callable[..., bytes]
 ) -> None:
-    from django.db import connection
-
-    from conversions.services import conversion_run
-    from documents.services import document_delete
-
     doc_id = uploaded(make_pdf(2))
     response = client.post(
         "/conversions",

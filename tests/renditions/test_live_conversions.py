@@ -13,6 +13,7 @@ from tests.convert import hostile
 from tests.convert.files import make_docx
 from tests.convert.helpers import leftovers, recording_server, tree
 from tests.live import live_service
+from tests.ops.metricstext import value
 
 
 def _command(pid: int) -> str:
@@ -60,14 +61,6 @@ def _offices(pids: list[int]) -> list[int]:
     )
 
 
-def _instances_running(metrics: str) -> str:
-    """The value of the pool's instance gauge (all workers) in /metrics."""
-    for line in metrics.splitlines():
-        if line.startswith("transformsvc_conversion_pool_instances "):
-            return line.split(" ")[-1]
-    return ""
-
-
 @pytest.mark.cluster
 @pytest.mark.django_db(transaction=True)
 def test_each_worker_starts_its_pool_as_it_starts(tmp_path: Path) -> None:
@@ -75,13 +68,13 @@ def test_each_worker_starts_its_pool_as_it_starts(tmp_path: Path) -> None:
     env = {"TRANSFORMSVC_OFFICE_POOL_START": "spawn"}
     with live_service(tmp_path / "live", workers=2, extra_env=env) as service:
         deadline = time.monotonic() + 30
-        running = ""
-        while running != "2.0" and time.monotonic() < deadline:
+        running = 0.0
+        while running != 2 and time.monotonic() < deadline:
             time.sleep(0.2)
-            running = _instances_running(service.get("/metrics").text)
-        assert running == "2.0", (
-            "each of the 2 workers has its instance before any upload"
-        )
+            running = value(
+                service.get("/metrics").text, "transformsvc_conversion_pool_instances"
+            )
+        assert running == 2, "each of the 2 workers has its instance before any upload"
         office = _offices(tree(service.processes["worker"].pid))
         assert len(office) == 2, office
         plain = make_docx(tmp_path / "p.docx", ["The harbour seal is grey."])
