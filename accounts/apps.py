@@ -6,3 +6,7 @@ class AccountsConfig(AppConfig):
 
     name = "accounts"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The bearer key's scheme in the API description.
+        from accounts import schema  # noqa: F401

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from annotations.models import StoredAnnotation
 from annotations.specs import AnnotationSpec, RedactReason
+from transformsvc.conf import service
 
 ANNOTATION_SCHEMA = {
     "type": "object",
@@ -60,6 +60,17 @@ class AnnotationField(serializers.Field):
 
     def to_representation(self, value: StoredAnnotation) -> dict[str, Any]:
         return {**value.data, "documentId": {"id": value.document_id}}
+
+
+def annotation_spec(data: Any) -> AnnotationSpec:
+    """One annotation sent as the whole body (the 2026 API); 400 naming the
+    fault otherwise."""
+    spec: AnnotationSpec = AnnotationField().run_validation(data)
+    return spec
+
+
+class AnnotationIdSerializer(serializers.Serializer):
+    id = serializers.CharField()
 
 
 class StoredAnnotationsSerializer(serializers.Serializer):
@@ -140,7 +151,7 @@ class PolicySerializer(serializers.Serializer):
 
 def policy(kinds: list[str], reasons: list[RedactReason]) -> dict[str, Any]:
     """The original's defaults (concepts/annotations.md), the configured reasons."""
-    prefix = settings.TRANSFORMSVC["TYPE_PREFIX"]
+    prefix = service().type_prefix
     return {
         "canCreateAnnotations": True,
         "textAnnotationsSupportHtml": True,

@@ -5,19 +5,19 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from annotations.models import StoredAnnotation
-from annotations.selectors import annotations_of
+from annotations.selectors import annotation_get, annotations_of, replies_of
 from annotations.specs import AnnotationSpec
 from documents.models import Document
-from documents.pdf import xfdf, xfdf_read
-from documents.pdf.types import EngineError
 from documents.selectors import document_get, pdf_rendition
 from documents.storage import pdf_path, temp_path
-from transformsvc.problems import InvalidInput, NotFound
+from engines.errors import EngineError
+from engines.pdf import xfdf, xfdf_read
+from transformsvc.conf import service
+from transformsvc.problems import InvalidInput
 
 FORMATS = ("FDF", "XFDF")
 CONTENT_TYPES = {"FDF": "application/vnd.fdf", "XFDF": "application/vnd.adobe.xfdf"}
@@ -34,7 +34,7 @@ def _check_pages(doc: Document, specs: Sequence[AnnotationSpec]) -> None:
 
 
 def _check_room(doc: Document, adding: int, owner_id: int | None) -> None:
-    most = int(settings.TRANSFORMSVC["MAX_ANNOTATIONS"])
+    most = service().max_annotations
     if annotations_of(doc, owner_id).count() + adding > most:
         raise InvalidInput(
             f"a document holds at most {most} annotations",
@@ -69,27 +69,38 @@ def annotations_save(
     return saved
 
 
-def annotations_update(
-    *, doc: Document, specs: Sequence[AnnotationSpec], owner_id: int | None
-) -> list[StoredAnnotation]:
-    """POST: replace stored annotations by id; an unknown (or absent) id is a 404."""
-    _check_pages(doc, specs)
-    rows = annotations_of(doc, owner_id)
-    updated = []
+def annotation_replace(
+    *, doc: Document, annotation_id: str, spec: AnnotationSpec, owner_id: int | None
+) -> StoredAnnotation:
+    """PUT /documents/<id>/annotations/<annotationId>: replace a stored
+    annotation (404 when there is none); the body's id, when given, must be
+    the path's."""
+    if spec.annotation_id not in (None, annotation_id):
+        raise InvalidInput(
+            f"the body's id {spec.annotation_id!r} is not the path's {annotation_id!r}",
+            errors={"id": ["differs from the path"]},
+        )
+    row = annotation_get(doc=doc, annotation_id=annotation_id, owner_id=owner_id)
+    _check_pages(doc, [spec])
+    row.kind, row.page = spec.kind, spec.page
+    row.data = _with_id(spec, annotation_id)
+    row.updated_at = timezone.now()
+    row.save(update_fields=["kind", "page", "data", "updated_at"])
+    return row
+
+
+def annotation_remove(
+    *, doc: Document, annotation_id: str, owner_id: int | None
+) -> None:
+    """DELETE /documents/<id>/annotations/<annotationId>: remove a stored
+    annotation (404 when there is none), its replies first (annotations whose
+    `inreplyto` names it, and their own replies)."""
+    row = annotation_get(doc=doc, annotation_id=annotation_id, owner_id=owner_id)
+    replies = replies_of(doc, annotation_id, owner_id)
     with transaction.atomic():
-        for n, spec in enumerate(specs):
-            row = rows.filter(annotation_id=spec.annotation_id or "").first()
-            if row is None:
-                raise NotFound(
-                    f"document {doc.id!r} has no annotation {spec.annotation_id!r}",
-                    errors={f"annotations[{n}].id": ["unknown annotation"]},
-                )
-            row.kind, row.page = spec.kind, spec.page
-            row.data = _with_id(spec, row.annotation_id)
-            row.updated_at = timezone.now()
-            row.save(update_fields=["kind", "page", "data", "updated_at"])
-            updated.append(row)
-    return updated
+        for reply in replies:  # deepest first
+            reply.delete()
+        row.delete()
 
 
 def annotations_delete(

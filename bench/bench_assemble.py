@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pymupdf  # noqa: E402
 
-from documents.pdf.assemble import assemble  # noqa: E402
-from documents.pdf.types import SourceElement  # noqa: E402
+from engines.pdf.assemble import assemble  # noqa: E402
+from engines.pdf.types import SourceElement  # noqa: E402
 
 DOCUMENTS = 50
 PAGES = 20

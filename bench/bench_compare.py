@@ -92,7 +92,7 @@ def measure(left: Path, right: Path) -> dict[str, Any]:
     code = (
         "import json, resource, sys, time\n"
         f"sys.path.insert(0, {str(ROOT)!r})\n"
-        "from documents.pdf.compare import text_diff\n"
+        "from engines.pdf.compare import text_diff\n"
         "start = time.perf_counter()\n"
         "changes = text_diff(sys.argv[1], sys.argv[2])\n"
         "seconds = time.perf_counter() - start\n"
@@ -110,8 +110,8 @@ def measure_pixels(left: Path, right: Path, dest: Path) -> dict[str, Any]:
     code = (
         "import json, resource, sys, time\n"
         f"sys.path.insert(0, {str(ROOT)!r})\n"
-        "from documents.pdf.compare import pixel_compare\n"
-        "from documents.pdf.types import CompareStyle\n"
+        "from engines.pdf.compare import pixel_compare\n"
+        "from engines.pdf.types import CompareStyle\n"
         "start = time.perf_counter()\n"
         "pages = pixel_compare(sys.argv[1], sys.argv[2], sys.argv[3], CompareStyle())\n"
         "seconds = time.perf_counter() - start\n"
@@ -138,7 +138,7 @@ def baseline_mb() -> float:
     """Peak memory of an interpreter that only imports the engine."""
     code = (
         f"import resource, sys; sys.path.insert(0, {str(ROOT)!r})\n"
-        "import documents.pdf.compare\n"
+        "import engines.pdf.compare\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
     )
     done = subprocess.run(

@@ -46,8 +46,8 @@ import docx  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from bench.measure import concurrently  # noqa: E402
-from documents.convert.office import OfficePool, PoolSettings  # noqa: E402
-from documents.convert.office.instance import default_soffice, unoserver_lib  # noqa: E402
+from engines.convert.office import OfficePool, PoolSettings  # noqa: E402
+from engines.convert.office.instance import default_soffice, unoserver_lib  # noqa: E402
 
 QUICK = "--quick" in sys.argv
 RUNS = 5 if QUICK else 7

@@ -1,14 +1,17 @@
-"""Benchmark of the OCR engine (documents/ocr): accuracy and speed.
+"""Benchmark of the OCR engine (engines/ocr): accuracy and speed.
 
 Run: `.venv/bin/python bench/bench_ocr.py [--runs 5] [--json var/bench-ocr.json]`
 (standalone; needs the shared corpus beside the checkout, Tesseract with its
 eng/fra/deu/spa/ita/por/nld models). Prints three tables:
 
-1. Accuracy: corpus pages (Latin script) drawn at 300 and 200 dpi, turned 1.5
-   or -1 degree, blurred and noised, wrapped as image-only PDFs and OCR'd by the
-   engine. Word recall over FACTS.json's distinctive words and over every
-   `pdftotext` word of the page (3+ letters), and the share of found words whose
-   result box overlaps the known box by at least half (intersection over union).
+1. Accuracy: corpus pages (Latin script) and generated dense pages (8 pt text
+   in three columns, a 7 pt statistical table) drawn at 300 and 200 dpi, turned
+   1.5 or -1 degree, blurred and noised, wrapped as image-only PDFs and OCR'd
+   by the engine. Word recall over FACTS.json's distinctive words and over
+   every `pdftotext` word of the page (3+ letters), the share of found words
+   whose result box overlaps the known box by at least half (intersection over
+   union), the page's mean word confidence, whether part of it was read a
+   second time (ink the layout left unread), and the engine's seconds.
 2. Speed: seconds per page (median of --runs) of the tesseract CLI on the scan's
    PNG (`tesseract page.png - -l eng tsv`) and of the engine on the scanned PDF
    (drawing, Tesseract, text layer, writing the file), both with
@@ -16,6 +19,10 @@ eng/fra/deu/spa/ita/por/nld models). Prints three tables:
 3. Languages: the CLI with one language against all seven defaults, and the
    engine with its default language detection against all seven at once, on an
    English and a French page.
+4. OCRmyPDF (the `bench` extra: `pip install -e '.[bench]'`): pages per minute
+   per core and word recall of the engine and of OCRmyPDF on the same scanned
+   pages (bench/ocrmypdf_baseline.py). `--skip accuracy,speed,languages` runs it
+   alone.
 """
 
 from __future__ import annotations
@@ -39,11 +46,18 @@ sys.path.insert(0, str(ROOT))
 
 import pymupdf  # noqa: E402
 
-from documents.ocr import DEFAULT_LANGUAGES, OcrOptions, ocr_pdf  # noqa: E402
-from documents.pdf.text import clear_cache  # noqa: E402
+from bench import ocrmypdf_baseline  # noqa: E402
+from engines.ocr import DEFAULT_LANGUAGES, OcrOptions, ocr_pdf  # noqa: E402
+from engines.pdf.text import clear_cache  # noqa: E402
 from tests import corpus  # noqa: E402
 from tests.ocr import accuracy  # noqa: E402
-from tests.ocr.scans import Scan, scan_page, text_pdf  # noqa: E402
+from tests.ocr.scans import (  # noqa: E402
+    Scan,
+    dense_pdf,
+    dense_table_pdf,
+    scan_page,
+    text_pdf,
+)
 
 ACCURACY_PAGES = (
     ("tracemonkey.pdf", 0),
@@ -56,6 +70,12 @@ ACCURACY_PAGES = (
     ("freeculture.pdf", 32),
     ("freeculture.pdf", 120),
     ("12s0324.pdf", 0),
+)
+# Generated dense pages: (label, maker); page 0 of what each makes.
+DENSE_PAGES = (
+    ("generated 8 pt, 3 columns", partial(dense_pdf, columns=3, size=8)),
+    ("generated 7 pt, 4 columns", partial(dense_pdf, columns=4, size=7, seed=1)),
+    ("generated 7 pt table", dense_table_pdf),
 )
 SPEED_PAGES = (("tracemonkey.pdf", 0), ("freeculture.pdf", 32), ("refcard-a4.pdf", 0))
 DISTORTIONS = {
@@ -80,28 +100,40 @@ def scan_of(name: str, page: int, dpi: int) -> Scan:
 
 def measure_accuracy(work: Path) -> list[dict[str, Any]]:
     facts = corpus.facts()
+    sources = [
+        (f"{name} p{page}", corpus.CORPUS / name, page) for name, page in ACCURACY_PAGES
+    ]
+    for label, make in DENSE_PAGES:
+        sources.append((label, make(work / f"{len(sources)}.pdf"), 0))
     rows = []
     for dpi in (300, 200):
-        for name, page in ACCURACY_PAGES:
-            scan = scan_of(name, page, dpi)
+        for label, path, page in sources:
+            with pymupdf.open(path) as doc:
+                scan = scan_page(doc[page], dpi, seed=page, **DISTORTIONS[dpi])
             scanned = scan.pdf(work / "scan.pdf")
             out = work / "ocr.pdf"
             clear_cache()
-            ocr_pdf(str(scanned), str(out), OcrOptions(languages=("eng",)))
-            by_facts = accuracy.score(
-                str(out), 0, scan, accuracy.facts_words(facts, name, page)
-            )
+            started = time.perf_counter()
+            report = ocr_pdf(str(scanned), str(out), OcrOptions(languages=("eng",)))
+            seconds = time.perf_counter() - started
+            name = path.name
+            known = accuracy.facts_words(facts, name, page) if name in facts else []
+            by_facts = accuracy.score(str(out), 0, scan, known)
             by_words = accuracy.score(
-                str(out), 0, scan, accuracy.poppler_words(corpus.CORPUS / name, page)
+                str(out), 0, scan, accuracy.poppler_words(path, page)
             )
+            result = report.pages[0]
             rows.append(
                 {
                     "dpi": dpi,
-                    "page": f"{name} p{page}",
+                    "page": label,
                     "facts": (by_facts.found, by_facts.known),
                     "facts_boxes": (by_facts.good_boxes, by_facts.found),
                     "words": (by_words.found, by_words.known),
                     "word_boxes": (by_words.good_boxes, by_words.found),
+                    "confidence": result.confidence,
+                    "second_look": result.second_look,
+                    "seconds": seconds,
                 }
             )
     return rows
@@ -216,13 +248,16 @@ def print_tables(result: dict[str, Any]) -> None:
     print("\n## Accuracy (engine, eng; skew/blur/noise as in DISTORTIONS)\n")
     print(
         "| dpi | page | FACTS words found | their boxes ≥ 50 % "
-        "| all words found | their boxes ≥ 50 % |"
+        "| all words found | their boxes ≥ 50 % | confidence | second look | s |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for row in result["accuracy"]:
+        confidence = row["confidence"]
         print(
             f"| {row['dpi']} | {row['page']} | {share(row['facts'])} | {share(row['facts_boxes'])} "
-            f"| {share(row['words'])} | {share(row['word_boxes'])} |"
+            f"| {share(row['words'])} | {share(row['word_boxes'])} "
+            f"| {'-' if confidence is None else f'{confidence:.1f}'} "
+            f"| {'yes' if row['second_look'] else 'no'} | {row['seconds']:.1f} |"
         )
     for dpi in (300, 200):
         rows = [r for r in result["accuracy"] if r["dpi"] == dpi]
@@ -232,7 +267,7 @@ def print_tables(result: dict[str, Any]) -> None:
         }
         print(
             f"| {dpi} | **all** | {share(totals['facts'])} | {share(totals['facts_boxes'])} "
-            f"| {share(totals['words'])} | {share(totals['word_boxes'])} |"
+            f"| {share(totals['words'])} | {share(totals['word_boxes'])} | | | |"
         )
     print(
         "\n## Speed (s/page, medians of interleaved runs; OMP_THREAD_LIMIT=1; "
@@ -272,13 +307,20 @@ def main() -> None:
     )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
-        "--skip", default="", help="comma-separated: accuracy,speed,languages"
+        "--skip",
+        default="",
+        help="comma-separated: accuracy,speed,languages,ocrmypdf",
     )
     args = parser.parse_args()
     if not corpus.available():
         sys.exit(corpus.ABSENT_REASON)
     skip = set(filter(None, args.skip.split(",")))
-    result: dict[str, Any] = {"accuracy": [], "speed": [], "languages": []}
+    result: dict[str, Any] = {
+        "accuracy": [],
+        "speed": [],
+        "languages": [],
+        "ocrmypdf": None,
+    }
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         if "accuracy" not in skip:
@@ -287,7 +329,11 @@ def main() -> None:
             result["speed"] = measure_speed(work, args.runs)
         if "languages" not in skip:
             result["languages"] = measure_languages(work, args.runs)
+        if "ocrmypdf" not in skip:
+            result["ocrmypdf"] = ocrmypdf_baseline.measure(work, args.runs, timed)
     print_tables(result)
+    if result["ocrmypdf"] is not None:
+        ocrmypdf_baseline.print_table(result["ocrmypdf"])
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(result, indent=1))

@@ -121,6 +121,8 @@ TRANSFORMATION = {
     "jsonb_build_object('documentId', jsonb_build_object('id', 'doc-' || doc))))),"
     "'annotations', NULL)",
     "output_ids": "'[]'::jsonb",
+    "operations": "CASE WHEN r_op > 0.9 THEN 'stamp' ELSE '' END",
+    "operation_results": "'[]'::jsonb",
     "input_count": "CASE WHEN r_op < 0.25 THEN 2 ELSE 1 END",
     "output_count": "CASE WHEN r_kind > 0.95 THEN 3 ELSE 1 END",
     "redacts": "r_op BETWEEN 0.5 AND 0.65",

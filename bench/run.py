@@ -1,7 +1,7 @@
 """`make bench`: the service against raw tools, scenario by scenario.
 
 Starts the service as in production (gunicorn gthread + `manage.py qcluster` with
-2 workers) on PostgreSQL — DATABASE_URL, else
+2 workers + the OCR queue's qcluster with 1) on PostgreSQL — DATABASE_URL, else
 postgres://postgres@127.0.0.1:5432/transformsvc_bench, created when missing and
 migrated — with a fresh data directory under var/bench, and drives it over HTTP
 from 127.0.0.1. Each scenario is timed against a baseline (PyMuPDF or qpdf doing

@@ -1,7 +1,8 @@
 """The service as it runs in production, started for a benchmark.
 
-gunicorn (gthread workers, as `transformsvc/scripts/run.sh` starts it) and a
-`manage.py qcluster` with 2 workers, on PostgreSQL, with a fresh data directory.
+gunicorn (gthread workers, as `transformsvc/scripts/run.sh` starts it), a
+`manage.py qcluster` with 2 workers and the OCR queue's qcluster with 1 (at a
+lower priority), on PostgreSQL, with a fresh data directory.
 Also: the memory of the web workers (read from /proc), and the database and
 Redis the benchmark needs.
 """
@@ -9,6 +10,7 @@ Redis the benchmark needs.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -200,6 +202,9 @@ def service_env(db_url: str, data_dir: Path, redis_url: str | None) -> dict[str,
         "DJANGO_SETTINGS_MODULE": "transformsvc.settings",
         "DATABASE_URL": db_url,
         "TRANSFORMSVC_DATA_DIR": str(data_dir),
+        # Beside the run's data, removed with it (the default, a folder in
+        # /dev/shm, would outlive every run).
+        "TRANSFORMSVC_METRICS_DIR": str(data_dir / "metrics"),
         "TRANSFORMSVC_WORKERS": "2",
         "PYTHONUNBUFFERED": "1",
         "LOG_LEVEL": "WARNING",
@@ -229,7 +234,7 @@ class Service:
     def tree_growth(self) -> TreeGrowth:
         """`with service.tree_growth() as grown: ...; grown.growth_mb` over every
         process of the service (gunicorn, the qcluster, LibreOffice...)."""
-        from documents.convert.office.procs import descendants
+        from engines.convert.office.procs import descendants
 
         def pids() -> list[int]:
             roots = [proc.pid for proc in self.live.processes.values()]
@@ -258,7 +263,8 @@ def running_service(
     web_workers: int = 2,
     threads: int = 40,
 ) -> Iterator[Service]:
-    """gunicorn + qcluster (2 workers) on `db_url`, answering /health; stopped after."""
+    """gunicorn + qcluster (2 workers) + the OCR queue's qcluster (1) on `db_url`,
+    answering /health; stopped after."""
     env = {
         **service_env(db_url, data_dir, redis_url),
         "PORT": str(free_port()),
@@ -268,8 +274,30 @@ def running_service(
     data_dir.mkdir(parents=True, exist_ok=True)
     broker = "redis" if redis_url else "database"
     access_log = ("--access-logfile", str(logs / f"access-{broker}.log"))
+    with _stopped_by_sigterm():
+        try:
+            with running(
+                env, logs, web_workers=web_workers, web_args=access_log
+            ) as live:
+                yield Service(live, broker)
+        except ServiceDied as exc:
+            raise BenchError(str(exc)) from exc
+
+
+@contextmanager
+def _stopped_by_sigterm() -> Iterator[None]:
+    """A benchmark stopped with SIGTERM (`kill`, `timeout`) stops its service
+    too: the signal becomes SystemExit, so the service's processes are stopped
+    on the way out instead of left running, holding their database and port."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _exit(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, _exit)
     try:
-        with running(env, logs, web_workers=web_workers, web_args=access_log) as live:
-            yield Service(live, broker)
-    except ServiceDied as exc:
-        raise BenchError(str(exc)) from exc
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -10,6 +10,7 @@ class ComparisonsConfig(AppConfig):
     def ready(self) -> None:
         from comparisons.models import ComparisonOrder
         from comparisons.serializers import ComparisonOrderSerializer
+        from comparisons.services import results_delete
         from jobs.registry import OrderKind, register
 
         register(
@@ -18,5 +19,6 @@ class ComparisonsConfig(AppConfig):
                 model=ComparisonOrder,
                 task="comparisons.tasks.run_comparison",
                 serializer=ComparisonOrderSerializer,
+                delete_results=results_delete,
             )
         )

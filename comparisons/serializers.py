@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from comparisons.models import ComparisonOrder
 from comparisons.specs import ComparisonSpec
 from documents.page_serializers import PositionTextSerializer, position_text
-from documents.pdf.compare import parse_color
-from documents.pdf.types import PositionText, TextChange
+from engines.pdf.compare import parse_color
+from engines.pdf.types import PositionText, TextChange
+from jobs.callbacks import CallbackUrlField
 from jobs.serializers import OrderProgressSerializer
+from transformsvc.conf import service
 from transformsvc.fields import IdField
-from webhooks.fields import CallbackUrlField
+from transformsvc.strict import RejectsUnknownFields
 
 
 class DifferenceQuerySerializer(serializers.Serializer[Any]):
@@ -37,7 +40,7 @@ class ColorField(serializers.CharField):
         return value
 
 
-class ComparisonRequestSerializer(serializers.Serializer[Any]):
+class ComparisonRequestSerializer(RejectsUnknownFields):
     leftDocumentId = IdField()
     # An addition: where the order is POSTed when it ends (webhooks).
     callbackUrl = CallbackUrlField()
@@ -65,16 +68,41 @@ class ComparisonOrderIdSerializer(serializers.Serializer[Any]):
     comparisonOrderId = serializers.DictField(child=serializers.CharField())
 
 
+DOCUMENT_ID_SCHEMA = {
+    "oneOf": [
+        {"type": "string"},
+        {"type": "object", "properties": {"id": {"type": "string"}}},
+    ],
+    "nullable": True,
+    "description": "A string (interface.md), or {id} with "
+    "TRANSFORMSVC_COMPARISON_ID_OBJECTS=true (the original's broker API)",
+}
+
+
+@extend_schema_field(DOCUMENT_ID_SCHEMA)
+class ComparisonDocumentIdField(serializers.Field):
+    """A document id of a comparison order: a string, as the contract shows it
+    (interface.md, decisions §11), or the original's `{"id": ...}` object when
+    `TRANSFORMSVC_COMPARISON_ID_OBJECTS` is on (its clients read
+    `targetDocumentId.id`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(read_only=True, **kwargs)
+
+    def to_representation(self, value: str | None) -> str | dict[str, str] | None:
+        if value is None or not service().comparison_id_objects:
+            return value
+        return {"id": value}
+
+
 class ComparisonOrderSerializer(OrderProgressSerializer):
     comparisonOrderId = serializers.SerializerMethodField()
     fuzz = serializers.FloatField()
     highlightColor = serializers.CharField(source="highlight_color")
     lowlightColor = serializers.CharField(source="lowlight_color")
-    leftDocumentId = serializers.CharField(source="left_document_id")
-    rightDocumentId = serializers.CharField(source="right_document_id")
-    targetDocumentId = serializers.CharField(
-        source="target_document_id", allow_null=True
-    )
+    leftDocumentId = ComparisonDocumentIdField(source="left_document_id")
+    rightDocumentId = ComparisonDocumentIdField(source="right_document_id")
+    targetDocumentId = ComparisonDocumentIdField(source="target_document_id")
 
     def get_comparisonOrderId(self, order: ComparisonOrder) -> dict[str, str]:  # noqa: N802
         return {"id": order.id}

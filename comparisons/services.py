@@ -2,41 +2,47 @@
 
 from __future__ import annotations
 
-from django.db import transaction
-
 from comparisons.models import ComparisonOrder
 from comparisons.specs import ComparisonSpec
 from documents import services as document_services
-from documents.ids import new_document_id, new_order_id
+from documents.ids import new_document_id
 from documents.models import Document
-from documents.pdf import compare
-from documents.pdf.types import CompareStyle, EngineError, TextChange
+from documents.renditions import wait_readable
 from documents.selectors import document_get
-from documents.storage import ensure_disk_space, pdf_path, temp_path
+from documents.storage import pdf_path, temp_path
+from engines.errors import EngineError
+from engines.pdf import compare
+from engines.pdf.types import CompareStyle, TextChange
 from jobs import inputs, lifecycle
 from jobs.lifecycle import Outcome
-from jobs.registry import kind_of
-from jobs.tasks import enqueue_on_commit
-from transformsvc.problems import InvalidInput, ServiceError
+from jobs.queueing import admit, order_queue
+from transformsvc.problems import Busy, InvalidInput, NotFound, ServiceError
 
 
 def _pdf(
     document_id: str, owner_id: int | None, field: str, *, missing: str = "400"
 ) -> Document:
-    """A readable PDF document; an unknown id is a 400 naming `field`, or the
-    404 itself when `missing` is "404" (GET /difference, as the original)."""
+    """A readable PDF document, waited for while it is being converted; an unknown
+    id is a 400 naming `field`, or the 404 itself when `missing` is "404" (GET
+    /difference, as the original)."""
     try:
         doc = document_get(document_id, owner_id)
-    except ServiceError as exc:
+    except NotFound as exc:
         if missing == "404":
             raise
-        raise InvalidInput(str(exc), errors={field: [str(exc)]}) from exc
-    if not doc.page_count:
         raise InvalidInput(
-            f"document {document_id!r} is not a readable PDF",
+            str(exc), errors={field: [str(exc)]}, code="unknown_document"
+        ) from exc
+    try:
+        return wait_readable(doc)
+    except Busy:
+        raise
+    except ServiceError as exc:
+        raise InvalidInput(
+            exc.detail,
             errors={field: ["not a readable PDF"]},
-        )
-    return doc
+            code="unreadable_document",
+        ) from exc
 
 
 def _labels(left: Document, right: Document) -> tuple[str, str]:
@@ -51,10 +57,7 @@ def text_difference(
     left = _pdf(left_id, owner_id, "leftDocumentId", missing="404")
     right = _pdf(right_id, owner_id, "rightDocumentId", missing="404")
     with pdf_path(left) as lp, pdf_path(right) as rp:
-        try:
-            return compare.text_diff(str(lp), str(rp), labels=_labels(left, right))
-        except EngineError as exc:
-            raise InvalidInput(str(exc)) from exc
+        return compare.text_diff(str(lp), str(rp), labels=_labels(left, right))
 
 
 def comparison_create(
@@ -65,24 +68,18 @@ def comparison_create(
 ) -> ComparisonOrder:
     left = _pdf(spec.left_document_id, owner_id, "leftDocumentId")
     right = _pdf(spec.right_document_id, owner_id, "rightDocumentId")
-    ensure_disk_space()
-    lifecycle.ensure_capacity()
-    uses = [inputs.InputUse(d.id, d.page_count, d.size) for d in (left, right)]
-    with transaction.atomic():
-        order = ComparisonOrder.objects.create(
-            id=new_order_id(),
-            left_document_id=left.id,
-            right_document_id=right.id,
-            fuzz=spec.fuzz,
-            highlight_color=spec.highlight_color,
-            lowlight_color=spec.lowlight_color,
-            owner_id=owner_id,
-            callback_url=callback_url,
-            **inputs.totals(uses),
-        )
-        inputs.record(order, uses)
-        enqueue_on_commit(kind_of(ComparisonOrder).task, order.id)
-    return order
+    admit()
+    return order_queue(
+        ComparisonOrder,
+        owner_id=owner_id,
+        callback_url=callback_url,
+        uses=[inputs.InputUse(d.id, d.page_count, d.size) for d in (left, right)],
+        left_document_id=left.id,
+        right_document_id=right.id,
+        fuzz=spec.fuzz,
+        highlight_color=spec.highlight_color,
+        lowlight_color=spec.lowlight_color,
+    )
 
 
 def comparison_run(*, order_id: str) -> None:
@@ -121,3 +118,13 @@ def _build_target(order: ComparisonOrder) -> Outcome:
             owner_id=order.owner_id,
         )
     return document_services.result_outcome(target, target_document=target)
+
+
+def results_delete(order: ComparisonOrder) -> int:
+    """Delete the highlighted PDF a comparison made."""
+    if order.target_document_id is None:
+        return 0
+    document_services.document_delete(
+        document_id=order.target_document_id, missing_ok=True
+    )
+    return 1

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from urllib.parse import quote
+from typing import Any
 
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -18,80 +18,96 @@ from conversions.serializers import (
     ConversionRequestSerializer,
 )
 from documents.selectors import document_get
-from idempotency.api import idempotent, json_digest
-from jobs.api import OrderDetailView
-from jobs.selectors import orders_list
-from jobs.serializers import (
-    LongPollQuerySerializer,
-    OrderIdSerializer,
-    OrderListQuerySerializer,
+from jobs.api import (
+    OrderCollectionView,
+    OrderDetailView,
+    collection_schema,
+    detail_schema,
 )
-from transformsvc.pagination import paginate_array
-from webhooks.services import callback_url_for
+from jobs.selectors import orders_list
+from jobs.serializers import OrderIdSerializer
+
+NOUN = "conversion orders"
+
+CONVERSION_ID = {
+    "conversionOrderId": {"id": "67a33f39-6124-4ea0-9f7b-ccf691206e8e-pdf"}
+}
+CONVERSION = {
+    "currentState": "PROCESSED",
+    "errorMessage": None,
+    "queuedDate": "2026-11-27T13:06:22.517+00:00",
+    "processedDate": "2026-11-27T13:06:24.689+00:00",
+    "queuedTime": 10,
+    "processingTime": 2161,
+    "callbackUrl": None,
+    "queued": False,
+    "conversionOrderId": CONVERSION_ID["conversionOrderId"],
+    "documentId": {"id": "letter-2024-03"},
+    "format": "pdf",
+    "conversionResultDocumentID": {
+        "id": "b64_NWNjZWRjN2UtNWNkNS00YzZlLTkyNjUtODc0MmFjNWQyMzM3"
+    },
+}
 
 
-class ConversionCollectionView(APIView):
-    @extend_schema(
-        operation_id="createConversion",
-        request=ConversionRequestSerializer,
-        responses={200: ConversionOrderIdSerializer},
-    )
-    def post(self, request: Request) -> Response:
-        return idempotent(
-            request,
-            "conversions",
-            lambda: (self.create(request), json_digest(request)),
-            lambda: json_digest(request),
+@collection_schema(
+    noun=NOUN,
+    create="createConversion",
+    list_="listConversions",
+    delete="deleteConversions",
+    request=ConversionRequestSerializer,
+    created=ConversionOrderIdSerializer,
+    order=ConversionOrderSerializer,
+    create_description="The original's conversion: the document in another "
+    "`format`, made by a worker (LibreOffice for Office formats), then read "
+    "with `GET /documents/{conversionResultDocumentID}/file` or `GET "
+    "/documents/{documentId}/file?format=<format>`. A format the document "
+    "cannot be converted to is refused at once with 400 and the formats it "
+    "can. The order's id ends with `-<format>`.",
+    requests={
+        "A Word letter to PDF": {"documentId": "letter-2024-03", "format": "pdf"},
+        "A PDF's pages as PNG images": {
+            "documentId": {"id": "invoice-2024-117"},
+            "format": "png",
+            "callbackUrl": "https://dms.example.com/hooks/transformsvc",
+        },
+    },
+    order_example=CONVERSION,
+    id_example=CONVERSION_ID,
+)
+class ConversionCollectionView(OrderCollectionView):
+    model = ConversionOrder
+    request_serializer = ConversionRequestSerializer
+    serializer_class = ConversionOrderSerializer
+    id_field = "conversionOrderId"
+    route = "conversions"
+
+    def create_order(
+        self, body: Any, *, owner_id: int | None, callback_url: str | None
+    ) -> ConversionOrder:
+        return services.conversion_create(
+            spec=body.spec(), owner_id=owner_id, callback_url=callback_url
         )
 
-    def create(self, request: Request) -> Response:
-        body = ConversionRequestSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        order = services.conversion_create(
-            spec=body.spec(),
-            owner_id=request_owner_id(request),
-            callback_url=callback_url_for(
-                body.validated_data.get("callbackUrl"), request.auth
-            ),
-        )
-        return Response(
-            {"conversionOrderId": {"id": order.id}},
-            headers={"Location": "/conversions/" + quote(order.id, safe="")},
-        )
 
-    @extend_schema(
-        operation_id="listConversions",
-        parameters=[OrderListQuerySerializer],
-        responses={200: ConversionOrderSerializer(many=True)},
-    )
-    def get(self, request: Request) -> Response:
-        query = OrderListQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        orders = orders_list(
-            ConversionOrder,
-            request_owner_id(request),
-            state=query.validated_data.get("state"),
-        )
-        return paginate_array(
-            request, orders, ConversionOrderSerializer, query.validated_data
-        )
-
-    @extend_schema(operation_id="deleteConversions", responses={200: None})
-    def delete(self, request: Request) -> Response:
-        services.conversions_delete_all(owner_id=request_owner_id(request))
-        return Response(status=200)
-
-
-@extend_schema_view(
-    get=extend_schema(
-        operation_id="getConversion",
-        parameters=[LongPollQuerySerializer],
-        responses={200: ConversionOrderSerializer},
-    ),
-    delete=extend_schema(
-        operation_id="deleteConversion",
-        responses={200: ConversionOrderIdSerializer},
-    ),
+@detail_schema(
+    noun=NOUN,
+    get="getConversion",
+    delete="deleteConversion",
+    order=ConversionOrderSerializer,
+    deleted=ConversionOrderIdSerializer,
+    orders={
+        "Processed: the result is a document": CONVERSION,
+        "Queued (reads PROCESSING, queued true)": {
+            **CONVERSION,
+            "currentState": "PROCESSING",
+            "queued": True,
+            "processedDate": None,
+            "processingTime": 0,
+            "conversionResultDocumentID": None,
+        },
+    },
+    id_example=CONVERSION_ID,
 )
 class ConversionDetailView(OrderDetailView):
     model = ConversionOrder
@@ -102,7 +118,17 @@ class ConversionDetailView(OrderDetailView):
 class DocumentConversionsView(APIView):
     @extend_schema(
         operation_id="getDocumentConversions",
+        summary="List the ids of a document's conversion orders",
+        description="The caller's conversion orders of this document, newest "
+        "first, as `{id}` objects (read each with `GET /conversions/{id}`). "
+        "404 for an unknown document.",
         responses={200: OrderIdSerializer(many=True)},
+        examples=[
+            # Shown as a list of it (the answer is an array).
+            OpenApiExample(
+                "A conversion", value={"id": "67a33f39-6124-4ea0-9f7b-ccf691206e8e-pdf"}
+            )
+        ],
     )
     def get(self, request: Request, document_id: str) -> Response:
         owner_id = request_owner_id(request)

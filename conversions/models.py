@@ -31,5 +31,8 @@ class ConversionOrder(OrderBase):
     class Meta(OrderBase.Meta):
         indexes = [*report_indexes("format"), models.Index(fields=["document_id"])]
 
+    def id_suffix(self) -> str:
+        return self.format  # the original's conversion ids end with "-<format>"
+
     def __str__(self) -> str:
         return f"conversion {self.id} to {self.format} ({self.state})"

@@ -4,28 +4,47 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from conversions.models import ConversionOrder
 from conversions.specs import ConversionSpec
+from conversions.targets import ALL_TARGETS, canonical
 from documents.formats import mime_of
+from jobs.callbacks import CallbackUrlField
 from jobs.serializers import OrderIdSerializer, OrderProgressSerializer
+from jobs.states import State
 from transformsvc.fields import IdField, id_object
-from webhooks.fields import CallbackUrlField
+from transformsvc.strict import RejectsUnknownFields
 
 
-class ConversionRequestSerializer(serializers.Serializer[Any]):
+@extend_schema_field(
+    {
+        "type": "string",
+        "enum": list(ALL_TARGETS),
+        "description": "The format wanted. What a document converts to depends "
+        "on its own format: `pdf`, `txt`, `png`, `jpg` from any document with "
+        "pages; Office formats from an Office document of the same kind (word "
+        "processing, spreadsheet, presentation). `jpeg`, `tif`, `htm`, `text` "
+        "and any case or leading dot are read as their short names.",
+    }
+)
+class TargetFormatField(serializers.CharField):
+    pass
+
+
+class ConversionRequestSerializer(RejectsUnknownFields):
     documentId = IdField()
     # An addition: where the order is POSTed when it ends (webhooks).
     callbackUrl = CallbackUrlField()
-    format = serializers.CharField(max_length=20)
+    format = TargetFormatField(max_length=20)
 
     def validate_format(self, value: str) -> str:
-        name = value.strip().lower().lstrip(".")
+        name = canonical(value)
         if mime_of(name) is None:
             raise serializers.ValidationError(
-                f"unknown format {value!r}; give a short format name such as pdf, "
-                "docx, odt, txt, html or png"
+                f"unknown format {value!r}; one of: {', '.join(ALL_TARGETS)} "
+                "(what a document converts to depends on its own format)"
             )
         return name
 
@@ -38,11 +57,30 @@ class ConversionOrderIdSerializer(serializers.Serializer[Any]):
     conversionOrderId = OrderIdSerializer()
 
 
+class ConversionStateField(serializers.CharField):
+    def to_representation(self, value: object) -> str:
+        return State.PROCESSING if value == State.QUEUED else str(value)
+
+
 class ConversionOrderSerializer(OrderProgressSerializer):
+    """The original never shows a conversion QUEUED (its clients treat any state
+    but PROCESSING, PROCESSED and FAILED as a failure): a queued conversion
+    reads PROCESSING, and `queued` (an addition) says it is still waiting. The
+    admin, the metrics and `GET /conversions?state=QUEUED` see the real state."""
+
+    currentState = ConversionStateField(
+        source="state", help_text="PROCESSING (also while queued), PROCESSED or FAILED"
+    )
+    queued = serializers.SerializerMethodField(
+        help_text="An addition: true while the order waits for a worker"
+    )
     conversionOrderId = serializers.SerializerMethodField()
     documentId = serializers.SerializerMethodField()
     format = serializers.CharField()
     conversionResultDocumentID = serializers.SerializerMethodField()
+
+    def get_queued(self, order: ConversionOrder) -> bool:
+        return bool(order.state == State.QUEUED)
 
     def get_conversionOrderId(self, order: ConversionOrder) -> dict[str, str]:  # noqa: N802
         return {"id": order.id}

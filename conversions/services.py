@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
-from django.db import transaction
-
+from conversions import build
 from conversions.models import ConversionOrder
 from conversions.specs import ConversionSpec
+from conversions.targets import refusal
 from documents import renditions
-from documents.ids import new_order_id
 from documents.models import Document
-from documents.pdf.types import EngineError
 from documents.selectors import document_get
-from documents.storage import ensure_disk_space
-from jobs import inputs, lifecycle
+from engines.errors import EngineError
+from jobs import inputs, lifecycle, queues
 from jobs.lifecycle import Outcome
-from jobs.registry import kind_of
-from jobs.services import orders_delete_all
-from jobs.tasks import enqueue_on_commit
+from jobs.queueing import admit, order_queue
+from transformsvc.problems import InvalidInput
 
 
 def conversion_create(
@@ -27,22 +24,21 @@ def conversion_create(
     owner_id: int | None = None,
     callback_url: str | None = None,
 ) -> ConversionOrder:
-    """Queue the conversion of a visible document (404 when there is none)."""
+    """Queue the conversion of a visible document (404 when there is none); a
+    conversion it cannot make is refused at once, naming those it can."""
     doc = document_get(spec.document_id, owner_id)
-    ensure_disk_space()
-    lifecycle.ensure_capacity()
-    return _create(
+    refused = refusal(doc, spec.format)
+    if refused:
+        raise InvalidInput(
+            refused, errors={"format": [refused]}, code="conversion_impossible"
+        )
+    admit()
+    return conversion_queue(
         doc, spec.format, owner_id=owner_id, automatic=False, callback_url=callback_url
     )
 
 
-def rendition_order_create(sender: Any, *, document: Document, **kwargs: Any) -> None:
-    """Answer `documents.signals.rendition_requested`: the document's PDF is made by
-    a conversion order, like the original's (its metadata lists it)."""
-    _create(document, "pdf", owner_id=document.owner_id, automatic=True)
-
-
-def _create(
+def conversion_queue(
     doc: Document,
     fmt: str,
     *,
@@ -50,26 +46,39 @@ def _create(
     automatic: bool,
     callback_url: str | None = None,
 ) -> ConversionOrder:
-    uses = [inputs.InputUse(doc.id, doc.page_count, doc.size)]
-    with transaction.atomic():
-        order = ConversionOrder.objects.create(
-            id=new_order_id(),
-            document_id=doc.id,
-            format=fmt,
-            automatic=automatic,
-            owner_id=owner_id,
-            callback_url=callback_url,
-            **inputs.totals(uses),
-        )
-        inputs.record(order, uses)
-        enqueue_on_commit(kind_of(ConversionOrder).task, order.id)
-    return order
+    """A QUEUED conversion of `doc` to `fmt`; `automatic` for the rendition an
+    upload is owed (in the transaction that stores it)."""
+    return order_queue(
+        ConversionOrder,
+        owner_id=owner_id,
+        callback_url=callback_url,
+        uses=[inputs.InputUse(doc.id, doc.page_count, doc.size)],
+        id_suffix=fmt,
+        document_id=doc.id,
+        format=fmt,
+        automatic=automatic,
+    )
 
 
-def conversions_delete_all(*, owner_id: int | None) -> int:
-    """Delete every visible conversion order of the caller (their report rows
-    stay); how many."""
-    return orders_delete_all(ConversionOrder, owner_id=owner_id)
+def conversion_queues(orders: Sequence[ConversionOrder]) -> list[str]:
+    """The queue of each order: OCR for an automatic conversion that only has
+    scans to recognise (its document's pages are readable already: a scanned
+    PDF, an image made a PDF at upload); main for the rest, which a client
+    waits on."""
+    wanted = {order.document_id for order in orders if order.automatic}
+    recognising = set(
+        Document.objects.filter(
+            pk__in=wanted,
+            rendition_state=Document.Rendition.READY,
+            text_state=Document.Text.PENDING,
+        ).values_list("pk", flat=True)
+    )
+    return [
+        queues.OCR
+        if order.automatic and order.document_id in recognising
+        else queues.MAIN
+        for order in orders
+    ]
 
 
 def conversion_run(*, order_id: str) -> None:
@@ -85,9 +94,9 @@ def _convert(order: ConversionOrder) -> Outcome:
         )
     try:
         if order.automatic:
-            result = renditions.make_readable(doc)
+            result = build.make_readable(doc)
         else:
-            result = renditions.convert(doc, order.format)
+            result = build.convert(doc, order.format)
     except Exception as exc:
         # Its file went with it: say so, not "internal error".
         if not Document.objects.filter(pk=doc.pk).exists():
@@ -102,7 +111,7 @@ def _convert(order: ConversionOrder) -> Outcome:
         # An automatic rendition belongs to its document, whatever became of the
         # order; a conversion asked for by a client goes with its order.
         if made_here and not order.automatic:
-            renditions.rendition_delete(result)
+            build.rendition_delete(result)
 
     return Outcome(
         fields={
@@ -120,3 +129,16 @@ def conversion_failed(order_id: str, message: str) -> None:
     order = ConversionOrder.history.filter(pk=order_id, automatic=True).first()
     if order is not None:
         renditions.rendition_failed(order.document_id, message)
+
+
+def results_delete(order: ConversionOrder) -> int:
+    """Delete the document a conversion made, unless it is what its source is
+    read from (the PDF of an Office file, made for the upload) or the source
+    itself (a conversion to its own format)."""
+    result = order.result_document_id
+    if result is None or order.automatic or result == order.document_id:
+        return 0
+    if Document.objects.filter(pk=order.document_id, pdf_document_id=result).exists():
+        return 0
+    build.rendition_delete_by_id(result)
+    return 1

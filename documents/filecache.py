@@ -26,6 +26,8 @@ from pathlib import Path, PurePosixPath
 from django.conf import settings
 from django.core.files import File
 
+from transformsvc.conf import service
+
 logger = logging.getLogger(__name__)
 
 _trim_lock = threading.Lock()
@@ -97,8 +99,8 @@ def trim(limit: int | None = None) -> int:
     """Remove least recently used files until the cache holds at most `limit`
     bytes (FILE_CACHE_BYTES); files used within the order timeout stay. Returns
     the bytes removed."""
-    limit = int(settings.TRANSFORMSVC["FILE_CACHE_BYTES"]) if limit is None else limit
-    keep_after = time.time() - max(60, int(settings.TRANSFORMSVC["ORDER_TIMEOUT"]))
+    limit = service().file_cache_bytes if limit is None else limit
+    keep_after = time.time() - max(60, service().order_timeout)
     if not _trim_lock.acquire(blocking=False):
         return 0  # another thread of this process is trimming
     try:

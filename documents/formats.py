@@ -1,5 +1,5 @@
 """Short format names (the original's `format`, `?format=`) and file extensions of
-MIME types. Detection itself works on the bytes (documents/pdf/layout.sniff and
+MIME types. Detection itself works on the bytes (engines/pdf/layout.sniff and
 the converters); this only names what was detected."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ _FORMATS: dict[str, tuple[str, str]] = {
     "image/bmp": ("bmp", ".bmp"),
     "image/webp": ("webp", ".webp"),
     "text/plain": ("txt", ".txt"),
+    "text/markdown": ("md", ".md"),
     "text/csv": ("csv", ".csv"),
     "text/html": ("html", ".html"),
     "application/rtf": ("rtf", ".rtf"),

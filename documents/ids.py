@@ -1,4 +1,4 @@
-"""Document and order ids (decisions §2)."""
+"""Document ids (decisions §2); order ids are minted by jobs.ids."""
 
 from __future__ import annotations
 
@@ -10,10 +10,6 @@ import uuid
 def new_document_id() -> str:
     """`b64_` + Base64 of a random UUID4 string, like the original server."""
     return "b64_" + base64.b64encode(str(uuid.uuid4()).encode()).decode()
-
-
-def new_order_id() -> str:
-    return str(uuid.uuid4())
 
 
 def child_id(parent_id: str, index: int) -> str:

@@ -7,22 +7,21 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.conf import settings
-
 from documents.models import Document
 from documents.renditions.waits import wait_readable
+from transformsvc.conf import service
 from transformsvc.problems import Busy, ServiceError
 
 
 def _type(name: str) -> str:
-    return f"{settings.TRANSFORMSVC['TYPE_PREFIX']}.client.api.document.{name}"
+    return f"{service().type_prefix}.client.api.document.{name}"
 
 
 def document_layout(doc: Document) -> dict[str, Any]:
     """The layout of `doc` (with its `layout` field loaded), waiting for pages
     being converted up to the rendition wait; documents without pages of their
     own (media, files stored as they are) have an empty page list."""
-    deadline = time.monotonic() + float(settings.TRANSFORMSVC["RENDITION_WAIT"])
+    deadline = time.monotonic() + service().rendition_wait
     return _layout(doc, deadline)
 
 

@@ -59,6 +59,18 @@ class Document(models.Model):
     text_state = models.CharField(
         max_length=8, choices=Text.choices, default=Text.READY
     )
+    # Why the text of scanned pages is missing, for the user (a failed or lost
+    # recognition); readers of text say so.
+    text_error = models.TextField(null=True, blank=True)
+    # When the reconciler found its stored file gone (documents.reconcile); its
+    # readers are told so.
+    file_lost_at = models.DateTimeField(null=True, blank=True)
+    # What its conversion kept and could not (engines.convert.Fidelity as JSON:
+    # fonts asked and used, the encoding chosen and its confidence, parts
+    # skipped), and what recognition found (engines.ocr.OcrReport as JSON, each
+    # page's mean word confidence); null when nothing was converted/recognised.
+    fidelity = models.JSONField(null=True, blank=True)
+    ocr_report = models.JSONField(null=True, blank=True)
     is_container = models.BooleanField(default=False)
     # How its scans are recognised (auto, always, never), as asked at upload.
     ocr_mode = models.CharField(max_length=6, blank=True, default="")

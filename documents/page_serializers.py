@@ -8,8 +8,8 @@ from typing import Any
 from rest_framework import serializers
 
 from documents.pages import MAX_IMAGE_WIDTH
-from documents.pdf.text.render import ImageFilters, ImageSpec
-from documents.pdf.types import Box, PositionText
+from engines.pdf.text.render import ImageFilters, ImageSpec
+from engines.pdf.types import Box, PositionText
 from transformsvc.fields import StrictBooleanField
 
 

@@ -12,11 +12,12 @@ from pathlib import Path
 from django.conf import settings
 
 from documents.models import Document
-from documents.pdf import text as text_engine
-from documents.pdf.text.render import ImageSpec
-from documents.pdf.types import EngineError, PositionText, SearchQuery
 from documents.renditions.waits import wait_readable, wait_text
 from documents.storage import pdf_path
+from engines.pdf import text as text_engine
+from engines.pdf.text.render import ImageSpec
+from engines.pdf.types import PositionText, SearchQuery
+from transformsvc.conf import service
 from transformsvc.problems import InvalidInput, UnsupportedMedia
 
 MAX_IMAGE_WIDTH = 4000
@@ -30,18 +31,18 @@ def _check_page(doc: Document, page: int) -> None:
             f"page {page} (counted from 0) does not exist in document {doc.id!r} "
             f"({doc.page_count} pages)",
             errors={"pageIndex": ["out of range"]},
+            code="page_out_of_range",
         )
 
 
 @contextmanager
 def _as_problems() -> Iterator[None]:
-    """The engine's refusals (bad pattern, unreadable or oversized page) → 400."""
+    """A pattern the engine refuses is a 400 naming searchText (other engine
+    errors are mapped by transformsvc.problems)."""
     try:
         yield
     except text_engine.SearchError as exc:
         raise InvalidInput(str(exc), errors={"searchText": [str(exc)]}) from exc
-    except EngineError as exc:
-        raise InvalidInput(str(exc)) from exc
 
 
 def page_search(doc: Document, page: int, query: SearchQuery) -> list[PositionText]:
@@ -50,7 +51,7 @@ def page_search(doc: Document, page: int, query: SearchQuery) -> list[PositionTe
     _check_page(doc, page)
     with pdf_path(doc) as path, _as_problems():
         return text_engine.search_page(
-            str(path), page, query, regex_timeout=settings.TRANSFORMSVC["REGEX_TIMEOUT"]
+            str(path), page, query, regex_timeout=service().regex_timeout
         )
 
 

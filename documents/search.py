@@ -9,13 +9,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from django.conf import settings
-
 from documents.models import Document
-from documents.pdf import text as text_engine
-from documents.pdf.types import EngineError, PositionText, SearchQuery
 from documents.renditions.waits import wait_text
 from documents.storage import pdf_path
+from engines.pdf import text as text_engine
+from engines.pdf.types import PositionText, SearchQuery
+from transformsvc.conf import service
 from transformsvc.problems import InvalidInput
 
 COMPLETED, PARTIAL = "COMPLETED", "PARTIAL"
@@ -57,9 +56,9 @@ def document_search(
     whatever the budget, so a client going on page after page always advances."""
     doc = wait_text(doc)
     first, last = page_range(doc, first, last)
-    budget = float(settings.TRANSFORMSVC["SEARCH_BUDGET"])
-    most = int(settings.TRANSFORMSVC["SEARCH_MAX_RESULTS"])
-    timeout = float(settings.TRANSFORMSVC["REGEX_TIMEOUT"])
+    budget = service().search_budget
+    most = service().search_max_results
+    timeout = service().regex_timeout
     deadline = time.monotonic() + budget
     found = RangeSearch()
     total = 0
@@ -84,5 +83,3 @@ def _search(
         return text_engine.search_page(path, page, query, regex_timeout=timeout)
     except text_engine.SearchError as exc:
         raise InvalidInput(str(exc), errors={"searchText": [str(exc)]}) from exc
-    except EngineError as exc:
-        raise InvalidInput(str(exc)) from exc

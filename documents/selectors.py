@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from django.db.models import QuerySet
 
 from accounts.auth import owned
+from documents.formats import mime_of
 from documents.ids import path_spelling
 from documents.models import Document
-from documents.pdf.layout import PDF
-from transformsvc.problems import NotFound, UnsupportedMedia
-
-# Hook for conversion orders (another app): each function maps a document to
-# {format: conversion order id}; the conversions app appends one in its
-# AppConfig.ready(), so that this app never imports it. GET /documents/<id>
-# reports the union as `conversionOrderIds`.
-CONVERSION_ORDER_LOOKUPS: list[Callable[[Document], dict[str, str]]] = []
+from documents.renditions.maker import maker
+from documents.renditions.waits import wait_readable, wait_text
+from engines.pdf.layout import PDF
+from transformsvc.problems import (
+    Busy,
+    NotAcceptable,
+    NotFound,
+    ServiceError,
+    UnsupportedMedia,
+)
 
 
 def documents_visible(owner_id: int | None) -> QuerySet[Document]:
@@ -41,6 +42,9 @@ def document_get(
     return found
 
 
+_PDF_DOCUMENT = Document._meta.get_field("pdf_document")
+
+
 def pdf_of(doc: Document) -> Document:
     """The PDF whose pages are read for `doc`: its rendition (converted or
     recognised), else the document itself when it is a PDF."""
@@ -50,7 +54,11 @@ def pdf_of(doc: Document) -> Document:
             "it has no content"
         )
     if doc.pdf_document_id is not None:
-        rendition = Document.objects.filter(pk=doc.pdf_document_id).first()
+        rendition: Document | None = None
+        if _PDF_DOCUMENT.is_cached(doc):  # set by documents.readcache
+            rendition = doc.pdf_document
+        if rendition is None:
+            rendition = Document.objects.filter(pk=doc.pdf_document_id).first()
         if rendition is not None:
             return rendition
     if doc.is_pdf:
@@ -72,20 +80,20 @@ def pdf_rendition(doc: Document) -> Document | None:
     return doc.renditions.filter(mime_type=PDF).first()
 
 
-def document_available(document_id: str, owner_id: int | None = None) -> Document:
-    """The document when its PDF rendition is done (GET /check); 404 otherwise."""
+def document_checked(document_id: str, owner_id: int | None = None) -> Document:
+    """GET /check: the document when the service holds it, whatever it is (media,
+    a container, a file stored as it is, a layout); 404 only for an unknown id.
+    A conversion under way is waited for as the layout waits for it (503 with
+    Retry-After when it is still going after the wait); one that failed still
+    leaves a known document."""
     doc = document_get(document_id, owner_id)
-    if pdf_rendition(doc) is None:
-        raise NotFound(f"document {document_id!r} has no rendition available")
+    try:
+        wait_readable(doc)
+    except Busy:
+        raise
+    except ServiceError:  # failed, no pages, a container: known all the same
+        pass
     return doc
-
-
-def conversion_order_ids(doc: Document) -> dict[str, str]:
-    """{format: conversion order id} of `doc`, from the registered lookups."""
-    found: dict[str, str] = {}
-    for lookup in CONVERSION_ORDER_LOOKUPS:
-        found.update(lookup(doc))
-    return found
 
 
 def document_described(
@@ -94,4 +102,36 @@ def document_described(
     """A visible document, its PDF rendition (None if none) and its conversion
     orders by format: what GET /documents/<id> reports."""
     doc = document_get(document_id, owner_id)
-    return doc, pdf_rendition(doc), conversion_order_ids(doc)
+    return doc, pdf_rendition(doc), maker().order_ids(doc)
+
+
+# The original's names for "the PDF the pages are read from".
+_PDF_NAMES = frozenset({"pdf", "rendered"})
+
+
+def document_in_format(doc: Document, wanted: str) -> Document:
+    """`doc` itself for no format or its own; its PDF for `pdf`/`rendered` (waiting
+    for a conversion or a recognition under way: the PDF with its words); else a
+    rendition made by a conversion order.
+    406 when there is none."""
+    if doc.origin == Document.Origin.LAYOUT:
+        raise NotFound(f"document {doc.id!r} was registered without content")
+    wanted = wanted.strip().lower()
+    if wanted in _PDF_NAMES:
+        if doc.is_pdf:  # itself, or its copy with recognised scans
+            return pdf_of(wait_text(doc))
+        if doc.is_container or doc.rendition_state == Document.Rendition.NONE:
+            raise NotAcceptable(
+                f"document {doc.id!r} is {doc.format or doc.mime_type}, which has "
+                "no PDF"
+            )
+        return pdf_of(wait_text(doc))
+    if not wanted or wanted == doc.format or mime_of(wanted) == doc.mime_type:
+        return doc
+    made = doc.renditions.filter(format=wanted).order_by("-created_at").first()
+    if made is None:
+        raise NotAcceptable(
+            f"document {doc.id!r} is {doc.format or doc.mime_type} and has not been "
+            f"converted to {wanted!r}; POST /conversions to convert it"
+        )
+    return made

@@ -8,6 +8,7 @@ from typing import Any
 from rest_framework import serializers
 
 from documents.formats import format_of
+from documents.library import FORMAT_NAMES, SHOWN, format_mimes
 from documents.models import Document
 from transformsvc.fields import IdField, StrictBooleanField, iso_ms
 
@@ -30,6 +31,68 @@ class UploadQuerySerializer(serializers.Serializer):
         "whose images cover most of the page), always, never. Default: the "
         "service's setting (auto).",
     )
+
+
+class DocumentListQuerySerializer(serializers.Serializer[Any]):
+    """`GET /documents`: which documents, one page of them."""
+
+    show = serializers.ChoiceField(
+        choices=list(SHOWN),
+        required=False,
+        default="uploaded",
+        help_text="uploaded (default: what people uploaded or had fetched), part "
+        "(parts of e-mails and archives), rendition (PDFs made of Office files...), "
+        "result (outputs of orders), layout (registered from a layout), all",
+    )
+    format = serializers.CharField(
+        required=False,
+        max_length=200,
+        help_text="Short format names, comma separated: pdf, docx, xlsx, pptx, eml, "
+        "msg, zip, png, jpg... (docx also finds docm and dotx, xlsx xlsm)",
+    )
+    q = serializers.CharField(
+        required=False,
+        max_length=500,
+        help_text="Words of the title (all of them, any order, any case), the "
+        "first characters of an id, or a SHA-256",
+    )
+    page = serializers.IntegerField(
+        min_value=1, max_value=1_000_000, required=False, default=1
+    )
+    pageSize = serializers.IntegerField(
+        min_value=1, max_value=500, required=False, default=50
+    )
+
+    def validate_format(self, value: str) -> list[str]:
+        names = [n.strip().lower().lstrip(".") for n in value.split(",") if n.strip()]
+        unknown = [n for n in names if not format_mimes(n)]
+        if unknown:
+            raise serializers.ValidationError(
+                f"unknown format {unknown[0]!r}; give short names such as "
+                f"{', '.join(FORMAT_NAMES)}"
+            )
+        return names
+
+
+class DocumentSummarySerializer(serializers.Serializer[Any]):
+    """One document of `GET /documents`."""
+
+    id = serializers.CharField()
+    title = serializers.CharField(allow_null=True)
+    format = serializers.SerializerMethodField()
+    mimeType = serializers.CharField(source="mime_type")
+    size = serializers.IntegerField()
+    pageCount = serializers.IntegerField(source="page_count", allow_null=True)
+    origin = serializers.CharField(help_text="UPLOAD, URL, RESULT, PART or LAYOUT")
+    parentId = serializers.CharField(source="parent_id", allow_null=True)
+    renditionOf = serializers.CharField(source="rendition_of_id", allow_null=True)
+    createdDate = serializers.SerializerMethodField()
+
+    def get_format(self, doc: Document) -> str:
+        return doc.format or format_of(doc.mime_type)
+
+    def get_createdDate(self, doc: Document) -> str | None:  # noqa: N802
+        return iso_ms(doc.created_at)
 
 
 class DocumentIdSerializer(serializers.Serializer):

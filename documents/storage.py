@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -23,9 +22,9 @@ from django.db.models.fields.files import FieldFile
 
 from documents import filecache
 from documents.models import Document
-from documents.pdf.layout import sniff
 from documents.selectors import pdf_of
-from transformsvc.problems import Busy, PayloadTooLarge
+from engines.pdf.layout import sniff
+from transformsvc.problems import Gone, PayloadTooLarge
 
 CHUNK = 256 * 1024
 
@@ -65,16 +64,6 @@ def temp_path(suffix: str = "") -> Iterator[Path]:
         yield Path(name)
     finally:
         Path(name).unlink(missing_ok=True)
-
-
-def ensure_disk_space() -> None:
-    """503 with Retry-After while the data disk is short of space."""
-    free = shutil.disk_usage(tmp_dir()).free
-    if free < settings.TRANSFORMSVC["MIN_FREE_DISK"]:
-        raise Busy(
-            "the service is short of disk space; try again later",
-            headers={"Retry-After": "60"},
-        )
 
 
 def spool(chunks: Iterable[bytes], dest: Path, max_bytes: int) -> Spooled:
@@ -136,14 +125,40 @@ def is_local(file: FieldFile) -> bool:
     return True
 
 
+def _lost(doc: Document) -> Gone:
+    return Gone(
+        f"the stored file of document {doc.pk!r} is missing; upload the document again"
+    )
+
+
+def open_stored(doc: Document) -> File[bytes]:
+    """The document's stored file, open for reading; 410 when it is lost."""
+    if doc.file_lost_at is not None:
+        raise _lost(doc)
+    try:
+        return doc.file.open("rb")
+    except FileNotFoundError:
+        raise _lost(doc) from None
+
+
 @contextmanager
 def local_path(doc: Document) -> Iterator[Path]:
     """A local file path of the document's bytes: the file itself on a local
-    storage; on a remote one (S3...) this node's cached copy of it."""
+    storage; on a remote one (S3...) this node's cached copy of it. 410 when the
+    stored file is lost."""
+    if doc.file_lost_at is not None:
+        raise _lost(doc)
     if is_local(doc.file):
-        yield Path(doc.file.path)
+        path = Path(doc.file.path)
+        if not path.exists():
+            raise _lost(doc)
+        yield path
     else:
-        yield filecache.local_copy(doc.file)
+        try:
+            copy = filecache.local_copy(doc.file)
+        except FileNotFoundError:
+            raise _lost(doc) from None
+        yield copy
 
 
 @contextmanager

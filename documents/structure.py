@@ -6,43 +6,31 @@ a conversion under way (`renditions.wait_readable`)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 
 from documents.models import Document
-from documents.pdf import navigation, printable, xfdf
-from documents.pdf.types import EngineError
 from documents.renditions.waits import wait_readable
-from documents.selectors import pdf_of
-from documents.storage import pdf_path, temp_path
-from transformsvc.problems import InvalidInput
+from documents.services.derived import readable_pdf
+from documents.storage import local_path, pdf_path, temp_path
+from engines.pdf import navigation, printable, xfdf
 
 if TYPE_CHECKING:
-    from documents.pdf import signatures as signature_engine
-
-
-@contextmanager
-def _as_problems() -> Iterator[None]:
-    try:
-        yield
-    except EngineError as exc:
-        raise InvalidInput(str(exc)) from exc
+    from engines.pdf import signatures as signature_engine
 
 
 def bookmarks(doc: Document) -> list[navigation.Bookmark]:
     """The outline tree of the document's PDF; [] when it has none."""
     doc = wait_readable(doc)
-    with pdf_path(doc) as path, _as_problems():
+    with pdf_path(doc) as path:
         return navigation.outline(str(path))
 
 
 def destinations(doc: Document) -> list[navigation.NamedDestination]:
     doc = wait_readable(doc)
-    with pdf_path(doc) as path, _as_problems():
+    with pdf_path(doc) as path:
         return navigation.named_destinations(str(path))
 
 
@@ -50,10 +38,10 @@ def signatures(doc: Document) -> list[signature_engine.Signature]:
     """The digital signatures of the document's PDF, checked; [] when unsigned."""
     # Here, not at the top: pyHanko's validation stack is ~30 MB that every web
     # process would carry for a call few clients make.
-    from documents.pdf import signatures as signature_engine
+    from engines.pdf import signatures as signature_engine
 
     doc = wait_readable(doc)
-    with pdf_path(doc) as path, _as_problems():
+    with pdf_path(doc) as path:
         return signature_engine.signatures(str(path))
 
 
@@ -61,19 +49,20 @@ def annotations_xfdf(doc: Document) -> bytes:
     """The annotations the document's PDF carries, as XFDF (links, popups and form
     widgets aside); an empty <annots/> when it has none."""
     doc = wait_readable(doc)
-    with pdf_path(doc) as path, _as_problems():
+    with pdf_path(doc) as path:
         return xfdf.pdf_to_xfdf(str(path), file_name=doc.download_name)
 
 
 def printable_copy(doc: Document) -> Path:
     """A copy of the document's PDF that opens the print dialog, made once per
-    content (cached by the PDF's hash: documents never change)."""
-    doc = wait_readable(doc)
-    source = pdf_of(doc)
-    cached = Path(settings.DATA_DIR) / "cache" / "printable" / f"{source.sha256}.pdf"
+    content (cached by the PDF's hash: documents never change). A container's
+    copy is one PDF of its parts (`derived.readable_pdf`)."""
+    source = readable_pdf(doc, with_text=False)
+    name = f"{source.sha256}-v{printable.VERSION}.pdf"
+    cached = Path(settings.DATA_DIR) / "cache" / "printable" / name
     if not cached.exists():
         cached.parent.mkdir(parents=True, exist_ok=True)
-        with pdf_path(doc) as path, temp_path(".pdf") as out, _as_problems():
+        with local_path(source) as path, temp_path(".pdf") as out:
             printable.make_printable(str(path), str(out))
             # Atomic (same file system): a concurrent request never sees half a file.
             os.replace(out, cached)

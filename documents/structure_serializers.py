@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from documents.pdf.navigation import Bookmark, NamedDestination, Target
 from documents.serializers import DocumentIdObjectSerializer
+from engines.pdf.navigation import Bookmark, NamedDestination, Target
 from transformsvc.fields import iso_ms
 
 if TYPE_CHECKING:
-    from documents.pdf.signatures import Signature
+    from engines.pdf.signatures import Signature
 
 
 class PointSerializer(serializers.Serializer):

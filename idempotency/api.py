@@ -23,7 +23,7 @@ from rest_framework.response import Response
 
 from accounts.auth import request_owner_id
 from idempotency import services
-from ops.metrics.families import IDEMPOTENT_REPLAYS
+from transformsvc.metrics import IDEMPOTENT_REPLAYS
 from transformsvc.problems import Conflict, InvalidInput, Unprocessable
 
 HEADER = "Idempotency-Key"

@@ -14,11 +14,11 @@ import time
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from idempotency.models import IdempotencyKey
+from transformsvc.conf import service
 from transformsvc.problems import Conflict
 
 LEASE = timedelta(minutes=15)
@@ -27,7 +27,7 @@ _last_purge = 0.0
 
 
 def _ttl() -> timedelta:
-    return timedelta(seconds=int(settings.TRANSFORMSVC["IDEMPOTENCY_TTL"]))
+    return timedelta(seconds=service().idempotency_ttl)
 
 
 def claim(*, owner_id: int | None, key: str, route: str) -> tuple[IdempotencyKey, bool]:

@@ -9,6 +9,7 @@ class JobsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from jobs import heartbeat
+        from jobs import heartbeat, queues
 
         heartbeat.connect()
+        queues.connect()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -21,8 +22,45 @@ class Category(models.TextChoices):
     UNSUPPORTED = "unsupported", "Unsupported format"
     REDACTION = "redaction", "Redaction verification"
     INVALID_REQUEST = "invalid_request", "Invalid request"
+    PASSING_FAULT = "passing_fault", "Passing fault"
     INTERNAL = "internal", "Internal error"
     OTHER = "other", "Other"
+
+
+# Failures a new attempt of the same request can cure (the admin offers a retry).
+CURABLE = frozenset(
+    {
+        Category.TIMEOUT,
+        Category.WORKER_LOST,
+        Category.PASSING_FAULT,
+        Category.INTERNAL,
+        Category.OTHER,
+    }
+)
+
+# The category of an engine error, by its code (engines/errors.py).
+_CODE_CATEGORY = {
+    "timeout": Category.TIMEOUT,
+    "unsupported_document": Category.UNSUPPORTED,
+    "encrypted_document": Category.UNSUPPORTED,
+    "conversion_impossible": Category.UNSUPPORTED,
+    "over_limit": Category.UNSUPPORTED,
+    "damaged_document": Category.DAMAGED_INPUT,
+    "conversion_failed": Category.DAMAGED_INPUT,
+    "redaction_unverified": Category.REDACTION,
+    "page_out_of_range": Category.INVALID_REQUEST,
+    "invalid_search": Category.INVALID_REQUEST,
+    "deleted_input": Category.DELETED_INPUT,
+    "converter_unavailable": Category.PASSING_FAULT,
+    "ocr_unavailable": Category.PASSING_FAULT,
+}
+
+
+def category_of(exc: BaseException) -> str | None:
+    """The category an error's code names; None to judge by its message."""
+    code = getattr(exc, "code", None)
+    found = _CODE_CATEGORY.get(code) if isinstance(code, str) else None
+    return found.value if found is not None else None
 
 
 _RULES: tuple[tuple[Category, re.Pattern[str]], ...] = tuple(
@@ -61,9 +99,16 @@ def classify(message: str | None) -> str | None:
     return Category.OTHER.value
 
 
-def failure_fields(message: str) -> dict[str, str | None]:
-    """The fields a failed order stores: its message and the message's category."""
-    return {"error_message": message, "error_category": classify(message)}
+def stored_category(order: Any) -> str | None:
+    """An order's stored failure category, else the one its message reads as
+    (rows older than stored categories)."""
+    return order.error_category or classify(order.error_message)
+
+
+def failure_fields(message: str, category: str | None = None) -> dict[str, str | None]:
+    """The fields a failed order stores: its message and its category (given, or
+    the one the message's text suggests)."""
+    return {"error_message": message, "error_category": category or classify(message)}
 
 
 def without_paths(message: str) -> str:

@@ -11,17 +11,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 from django_q.exceptions import TimeoutException
 
 from jobs import registry
-from jobs.errors import failure_fields, without_paths
+from jobs.errors import Category, category_of, failure_fields, without_paths
 from jobs.models import OrderBase
 from jobs.notify import notify_final
 from jobs.signals import send_order_ended
 from jobs.states import State
+from jobs.transient import BUILD_PAUSES, WRITE_PAUSES, is_transient, retrying
+from transformsvc.conf import service
 from transformsvc.problems import TooManyRequests, is_user_facing
 
 logger = logging.getLogger(__name__)
@@ -29,6 +30,10 @@ logger = logging.getLogger(__name__)
 INTERNAL_ERROR = (
     "the order failed because of an internal error; it has been logged for "
     "the operators"
+)
+PASSING_FAULT = (
+    "the order failed on a passing fault (the database, the queue or the file "
+    "store did not answer, or the disk was full) after several attempts; retry it"
 )
 
 
@@ -47,11 +52,13 @@ class Outcome:
 
 def ensure_capacity() -> None:
     """Refuse new orders while the queue is full (429), counting every kind."""
-    limit = int(settings.TRANSFORMSVC["MAX_QUEUED"])
-    queued = sum(
-        kind.model.objects.filter(state=State.QUEUED).count()
+    limit = service().max_queued
+    waiting = [
+        kind.model.objects.filter(state=State.QUEUED).values("pk")
         for kind in registry.kinds()
-    )
+    ]
+    # One round trip for every kind (a UNION ALL), not one per kind.
+    queued = waiting[0].union(*waiting[1:], all=True).count() if waiting else 0
     if queued >= limit:
         raise TooManyRequests(
             f"{queued} orders are waiting, the limit is {limit}; try again later",
@@ -93,9 +100,17 @@ def announce_end(model: type[OrderBase], order_id: str, state: str) -> None:
     send_order_ended(model, kind=name, order_id=order_id, state=state)
 
 
-def fail(model: type[OrderBase], order_id: str, message: str) -> bool:
-    """PROCESSING → FAILED with `message`; the kind's `on_failed` hears of it."""
-    failed = finish(model, order_id, state=State.FAILED, **failure_fields(message))
+def fail(
+    model: type[OrderBase],
+    order_id: str,
+    message: str,
+    category: str | None = None,
+) -> bool:
+    """PROCESSING → FAILED with `message` (and its `category`, else the one its
+    text suggests); the kind's `on_failed` hears of it."""
+    failed = finish(
+        model, order_id, state=State.FAILED, **failure_fields(message, category)
+    )
     if failed:
         failed_hook(model, order_id, message)
     return failed
@@ -122,32 +137,44 @@ def run(model: type[M], order_id: str, build: Callable[[M], Outcome]) -> None:
     user can act on. A result made for an order deleted meanwhile is discarded."""
     if not claim(model, order_id):
         return  # another worker has it, or it was deleted or recovered meanwhile
+    what = f"{model.__name__} {order_id}"
     try:
-        order = model.objects.get(pk=order_id)
+        # Claimed: from here a passing fault must not end the task, or the order
+        # would wait in PROCESSING for its recovery (the order timeout).
+        order = retrying(lambda: model.objects.get(pk=order_id), WRITE_PAUSES, what)
     except model.DoesNotExist:
         return  # deleted between the claim and the read: nothing to do
     try:
-        outcome = build(order)
+        outcome = retrying(lambda: build(order), BUILD_PAUSES, what)
     except TimeoutException:  # django-q2's, a SystemExit: fail the order, let it go on
-        fail(model, order_id, timed_out_message())
+        fail(model, order_id, timed_out_message(), Category.TIMEOUT)
         raise
     except Exception as exc:
-        if not is_user_facing(exc):
-            logger.exception("%s %s failed unexpectedly", model.__name__, order_id)
-        message = without_paths(str(exc)) if is_user_facing(exc) else INTERNAL_ERROR
-        fail(model, order_id, message)
+        category: str | None
+        if is_transient(exc):
+            message, category = PASSING_FAULT, Category.PASSING_FAULT
+        elif is_user_facing(exc):
+            message, category = without_paths(str(exc)), category_of(exc)
+        else:
+            logger.exception("%s failed unexpectedly", what)
+            message, category = INTERNAL_ERROR, Category.INTERNAL
+        retrying(lambda: fail(model, order_id, message, category), WRITE_PAUSES, what)
         return
-    ended = finish(
-        model,
-        order_id,
-        state=State.PROCESSED,
-        error_message=None,
-        error_category=None,
-        **outcome.fields,
+    ended = retrying(
+        lambda: finish(
+            model,
+            order_id,
+            state=State.PROCESSED,
+            error_message=None,
+            error_category=None,
+            **outcome.fields,
+        ),
+        WRITE_PAUSES,
+        what,
     )
     if not ended:
         outcome.discard()
 
 
 def timed_out_message() -> str:
-    return f"timed out after {settings.TRANSFORMSVC['ORDER_TIMEOUT']} s"
+    return f"timed out after {service().order_timeout} s"

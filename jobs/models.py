@@ -73,6 +73,9 @@ class OrderBase(models.Model):
     # What kind of failure (jobs.errors.Category), set with error_message.
     error_category = models.CharField(max_length=24, null=True, blank=True)
     queued_at = models.DateTimeField(default=timezone.now)
+    # When its task was last pushed to the broker again because the broker had
+    # lost it (jobs.dispatch); null: only the push that followed its commit.
+    dispatched_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     processed_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
@@ -130,6 +133,10 @@ class OrderBase(models.Model):
             return None
         end = self.processed_at or timezone.now()
         return max(0, int((end - self.started_at).total_seconds() * 1000))
+
+    def id_suffix(self) -> str:
+        """What the kind's order ids end with (`-<suffix>`), if anything."""
+        return ""
 
     @property
     def is_cancelled(self) -> bool:

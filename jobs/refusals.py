@@ -1,19 +1,19 @@
 """Counting refused order requests (4xx answers to an order creation).
 
-A kind's create view mixes in `CountsRefusals` and names its kind: every 4xx it
-answers is recorded as an `OrderRefusal` with a short reason, in its own savepoint
-and never failing the answer. Reports read them from `order_refusal_report`.
+Every 4xx that a kind's create call answers (`jobs.api.OrderCollectionView`) is
+recorded as an `OrderRefusal` with a short reason, read from the error's code, in
+its own savepoint and never failing the answer. Reports read them from
+`order_refusal_report`.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import Any, ClassVar
+from typing import Any
 
 from django.db import DatabaseError, models, transaction
 from rest_framework import exceptions as drf_exceptions
-from rest_framework.response import Response
 
 from accounts.auth import request_owner_id
 from jobs.models import OrderRefusal
@@ -44,37 +44,33 @@ def field_of(errors: dict[str, list[str]] | None) -> str:
     return _INDEX.sub("[]", next(iter(errors)))[:200]
 
 
-def reason_of(status: int, detail: str, field: str) -> Reason:
-    """A refusal's reason from its status, the message and the field at fault."""
-    text = detail.lower()
+def reason_of(exc: Exception, status: int, field: str) -> Reason:
+    """A refusal's reason from the error's code, else its status and whether a
+    field was at fault."""
+    code = getattr(exc, "code", None)
+    if code == "not_found":  # a create call names a document that is not there
+        return Reason.UNKNOWN_DOCUMENT
+    if code in Reason.values and code != Reason.INVALID_REQUEST:
+        return Reason(code)
     if status in (401, 403):
         return Reason.NO_KEY
     if status == 429:
         return Reason.QUEUE_FULL
-    if status == 503:
-        return Reason.DISK_FULL
     if status == 413:
         return Reason.OVER_LIMIT
-    if status == 415 or "json" in text and "parse" in text:
+    if status == 415 or isinstance(exc, drf_exceptions.ParseError):
         return Reason.MALFORMED
-    if "no document with id" in text or "not one of the order's documents" in text:
-        return Reason.UNKNOWN_DOCUMENT
-    if "not a readable pdf" in text:
-        return Reason.UNREADABLE_DOCUMENT
-    if "past the end" in text or "does not exist in document" in text:
-        return Reason.PAGE_OUT_OF_RANGE
-    if "at most" in text:
-        return Reason.OVER_LIMIT
-    if status == 400 and field:
-        return Reason.INVALID_REQUEST
     if status == 400:
-        return Reason.MALFORMED
+        return Reason.INVALID_REQUEST if field else Reason.MALFORMED
     return Reason.OTHER
 
 
-def record_refusal(kind: str, status: int, body: Any, owner_id: int | None) -> None:
-    """Store why an order request of `kind` was refused, from its problem `body`;
-    a failure to store it is logged, never raised (the client gets its answer)."""
+def record_refusal(
+    kind: str, exc: Exception, status: int, body: Any, owner_id: int | None
+) -> None:
+    """Store why an order request of `kind` was refused (`exc`, answered with
+    `status` and the problem `body`); a failure to store it is logged, never
+    raised (the client gets its answer)."""
     if not 400 <= status < 500:
         return
     body = body if isinstance(body, dict) else {}
@@ -85,7 +81,7 @@ def record_refusal(kind: str, status: int, body: Any, owner_id: int | None) -> N
             OrderRefusal.objects.create(
                 kind=kind,
                 status=status,
-                reason=reason_of(status, detail, field),
+                reason=reason_of(exc, status, field),
                 field=field,
                 detail=detail[:300],
                 owner_id=owner_id,
@@ -94,27 +90,9 @@ def record_refusal(kind: str, status: int, body: Any, owner_id: int | None) -> N
         logger.warning("could not record a refused %s order", kind, exc_info=True)
 
 
-class CountsRefusals:
-    """Mixin for an APIView that creates orders of `refusal_kind`: every 4xx it
-    answers is counted (see module docstring)."""
-
-    refusal_kind: ClassVar[str]
-
-    def handle_exception(self, exc: Exception) -> Response:
-        response: Response = super().handle_exception(exc)  # type: ignore[misc]
-        request = getattr(self, "request", None)
-        if request is not None and request.method == "POST":
-            record_refusal(
-                self.refusal_kind,
-                response.status_code,
-                response.data,
-                _owner_id(request),
-            )
-        return response
-
-
-def _owner_id(request: Any) -> int | None:
+def owner_or_none(request: Any) -> int | None:
+    """The caller's owner id, None when its key itself was refused."""
     try:
         return request_owner_id(request)
-    except drf_exceptions.APIException:  # the key itself was refused: no owner
+    except drf_exceptions.APIException:
         return None

@@ -21,11 +21,30 @@ def orders_visible(model: type[M], owner_id: int | None) -> QuerySet[M]:
 
 
 def order_get(model: type[M], order_id: str, owner_id: int | None = None) -> M:
-    """A visible order of `model`'s kind; 404 names the kind ("no comparison order")."""
+    """A visible order of `model`'s kind; 404 names the kind ("no comparison
+    order"), and says so when the order was deleted or cancelled, and when (the
+    original's clients expect a 404 for them)."""
     try:
         return orders_visible(model, owner_id).get(pk=order_id)
     except model.DoesNotExist:
-        raise NotFound(f"no {model._meta.verbose_name} with id {order_id!r}") from None
+        pass
+    noun = model._meta.verbose_name
+    gone = (
+        owned(model.history.all(), owner_id)
+        .filter(pk=order_id, deleted_at__isnull=False)
+        .values_list("deleted_at", "processed_at")
+        .first()
+    )
+    if gone is None:
+        raise NotFound(f"no {noun} with id {order_id!r}")
+    deleted_at, processed_at = gone
+    how = (
+        "deleted" if processed_at is not None else "cancelled (deleted before it ended)"
+    )
+    raise NotFound(
+        f"{noun} {order_id!r} was {how} on {deleted_at:%Y-%m-%d at %H:%M:%S} UTC",
+        code="order_deleted",
+    )
 
 
 def orders_list(

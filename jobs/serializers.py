@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from jobs.states import State
-from transformsvc.fields import MillisecondDateTimeField
+from transformsvc.fields import MillisecondDateTimeField, StrictBooleanField
 
 
 class OrderIdSerializer(serializers.Serializer[object]):
@@ -23,6 +23,16 @@ class OrderProgressSerializer(serializers.Serializer[object]):
     processingTime = serializers.IntegerField(source="processing_ms", allow_null=True)
     # An addition to the contract: where the order is POSTed when it ends.
     callbackUrl = serializers.CharField(source="callback_url", allow_null=True)
+
+
+class DeleteQuerySerializer(serializers.Serializer[object]):
+    deleteResults = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="Also delete the documents the order made (its result, a "
+        "multi-output result's parts). Default false: results stay, as the "
+        "original keeps them.",
+    )
 
 
 class LongPollQuerySerializer(serializers.Serializer[object]):

@@ -3,13 +3,13 @@ deleting (a mark, so reports keep the order), cancelling, retrying."""
 
 from __future__ import annotations
 
-import uuid
 from typing import Any, TypeVar
 
 from django.db import models, transaction
 from django.utils import timezone
 
 from jobs import lifecycle, selectors
+from jobs.ids import new_order_id
 from jobs.models import OrderBase, OrderInput
 from jobs.notify import notify_final
 from jobs.registry import kind_of
@@ -28,6 +28,7 @@ _FRESH = frozenset(
         "error_message",
         "error_category",
         "queued_at",
+        "dispatched_at",
         "started_at",
         "processed_at",
         "attempts",
@@ -40,18 +41,42 @@ _FRESH = frozenset(
 
 
 def order_delete(
-    model: type[OrderBase], *, order_id: str, owner_id: int | None = None
+    model: type[OrderBase],
+    *,
+    order_id: str,
+    owner_id: int | None = None,
+    delete_results: bool = False,
 ) -> None:
-    """Delete a visible order (404 when there is none), as the API's DELETE does."""
-    order_remove(selectors.order_get(model, order_id, owner_id))
+    """Delete a visible order (404 when there is none), as the API's DELETE does;
+    with `delete_results`, the documents it made too (kept by default, as the
+    original keeps them)."""
+    order = selectors.order_get(model, order_id, owner_id)
+    if order_remove(order) and delete_results:
+        results_delete(order)
 
 
-def orders_delete_all(model: type[OrderBase], *, owner_id: int | None = None) -> int:
+def orders_delete_all(
+    model: type[OrderBase],
+    *,
+    owner_id: int | None = None,
+    delete_results: bool = False,
+) -> int:
     """Delete every visible order of `model`'s kind, as `order_delete` does one;
     the number deleted."""
-    return sum(
-        order_remove(order) for order in selectors.orders_visible(model, owner_id)
-    )
+    deleted = 0
+    for order in selectors.orders_visible(model, owner_id):
+        if order_remove(order):
+            deleted += 1
+            if delete_results:
+                results_delete(order)
+    return deleted
+
+
+def results_delete(order: OrderBase) -> int:
+    """Delete the documents `order` made (its kind knows which); how many. An
+    order still running makes none: its worker discards what it makes."""
+    hook = kind_of(type(order)).delete_results
+    return hook(order) if hook is not None else 0
 
 
 def order_remove(order: OrderBase) -> bool:
@@ -105,12 +130,13 @@ def order_retry(order: M) -> M:
     (`retry_of`), its inputs recorded again; queued for a worker on commit."""
     if order.state != State.FAILED or order.deleted_at is not None:
         raise InvalidInput(f"order {order.pk} is not a failed order; only those retry")
+
     lifecycle.ensure_capacity()
     model = type(order)
     kind = kind_of(model)
     with transaction.atomic():
         retry = model.objects.create(
-            id=str(uuid.uuid4()),  # as documents.ids.new_order_id
+            id=new_order_id(order.id_suffix()),
             retry_of=order,
             **_request_values(order),
         )
@@ -126,5 +152,5 @@ def order_retry(order: M) -> M:
             )
             for used in OrderInput.objects.filter(kind=kind.name, order_id=order.pk)
         )
-        enqueue_on_commit(kind.task, retry.pk)
+        enqueue_on_commit(kind.task, retry.pk, kind.queue_of(retry))
     return retry

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ops.health import service_states
+from ops.load import uptime, weather
 from ops.versions import versions
 from transformsvc.problems import Busy
 
@@ -46,8 +47,12 @@ def _records() -> dict[str, Any]:
 class ReadinessView(OpenView):
     @extend_schema(
         operation_id="getReadiness",
-        description="200 with an empty body when the database, the storage and a "
-        "worker answer; 503 otherwise.",
+        summary="Tell whether the service is ready (the original's probe)",
+        description="The original's readiness path: 200 with an empty body "
+        "when the database, the queue's broker, the storage, the disk, a "
+        "worker and the queue answer, as `/ready` checks them; else a 503 "
+        "problem naming the parts not answering, with Retry-After. No key "
+        "needed.",
         responses={200: None},
     )
     def get(self, request: Request) -> HttpResponse:
@@ -63,7 +68,11 @@ class ReadinessView(OpenView):
 class RecordsView(OpenView):
     @extend_schema(
         operation_id="getServiceRecords",
-        description="The state of each part of the service, as an HTML page.",
+        summary="Show the state of each part of the service, as a web page",
+        description="The original's service records page: a table of the "
+        "parts `/ready` checks (database, broker, storage, disk, worker, "
+        "queue), each UP or DOWN. No key needed; for programs, "
+        "`/health/records/raw`.",
         responses={(200, "text/html"): OpenApiTypes.STR},
     )
     def get(self, request: Request) -> HttpResponse:
@@ -83,7 +92,32 @@ class RecordsView(OpenView):
 class RecordsRawView(OpenView):
     @extend_schema(
         operation_id="getServiceRecordsRaw",
+        summary="Read the state of each part of the service",
+        description="The original's service records as JSON: each part "
+        "`/ready` checks, `serviceStatus` UP or DOWN (`restarted` is always "
+        "false). Answers 200 whatever the states; no key needed.",
         responses={200: ServiceRecordsSerializer},
+        examples=[
+            OpenApiExample(
+                "A worker missing",
+                value={
+                    "serviceStates": {
+                        name: {
+                            "serviceStatus": "DOWN" if name == "worker" else "UP",
+                            "restarted": False,
+                        }
+                        for name in (
+                            "database",
+                            "broker",
+                            "storage",
+                            "disk",
+                            "worker",
+                            "queue",
+                        )
+                    }
+                },
+            )
+        ],
     )
     def get(self, request: Request) -> Response:
         return Response(_records())
@@ -92,14 +126,58 @@ class RecordsRawView(OpenView):
 class VersionView(OpenView):
     @extend_schema(
         operation_id="getVersion",
-        description="The service's version and its engines' versions (name → version).",
+        summary="Read the versions of the service and its engines",
+        description="The service's version and its engines' versions (name → "
+        "version): PyMuPDF/MuPDF, pikepdf/qpdf, pyHanko, LibreOffice, "
+        "Tesseract, Python, Django. No key needed.",
         responses={
             200: {
                 "type": "object",
                 "additionalProperties": {"type": "string"},
-                "example": {"transformsvc": "0.1.0", "MuPDF": "1.28.2"},
+                "example": {
+                    "transformsvc": "0.1.0",
+                    "PyMuPDF": "1.28.2",
+                    "MuPDF": "1.28.2",
+                    "pikepdf": "10.18.0",
+                    "qpdf": "12.4.2",
+                    "LibreOffice": "7.4.7.2",
+                    "Tesseract": "5.3.0",
+                },
             }
         },
     )
     def get(self, request: Request) -> Response:
         return Response(versions())
+
+
+class MetadataView(OpenView):
+    @extend_schema(
+        operation_id="getMetadata",
+        summary="Read the service's version and uptime, as the original's broker",
+        description="A flat map: `broker.version` (this service's version) and "
+        "`broker.uptime` (how long the answering process has run, `3h 15m`).",
+        responses={
+            200: {
+                "type": "object",
+                "additionalProperties": {"type": "string"},
+                "example": {"broker.version": "0.1.0", "broker.uptime": "3h 15m"},
+            }
+        },
+    )
+    def get(self, request: Request) -> Response:
+        return Response(
+            {"broker.version": versions()["transformsvc"], "broker.uptime": uptime()}
+        )
+
+
+class WeatherView(OpenView):
+    @extend_schema(
+        operation_id="getWeather",
+        summary="Read the service's load score, lower is better",
+        description="A plain number: the 1-minute CPU load average per core of "
+        "the answering machine (1.0 when every core is busy) plus the orders "
+        "waiting for a worker per live worker process. About 0 when idle.",
+        responses={200: {"type": "number", "format": "float", "example": 0.35}},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(weather())

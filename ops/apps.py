@@ -10,6 +10,7 @@ class OpsConfig(AppConfig):
     name = "ops"
 
     def ready(self) -> None:
+        from jobs import queues
         from ops.metrics import receivers
         from transformsvc import paths
 
@@ -17,7 +18,10 @@ class OpsConfig(AppConfig):
         if (
             paths.process_role() == "worker"
             and multiprocessing.parent_process() is None
+            and queues.served_here() == queues.MAIN
         ):
-            # The qcluster's main process, once, before it forks its workers: the
-            # files of an earlier cluster of this node are stale.
+            # The main qcluster's main process, once, before it forks its workers:
+            # the files of an earlier cluster of this node are stale. The OCR
+            # queue's cluster shares the folder and leaves it be (its dead
+            # processes' gauges are forgotten at the scrape all the same).
             paths.clean_metrics(paths.metrics_dir("worker"))

@@ -11,5 +11,7 @@ urlpatterns = [
     path("health/records", api.RecordsView.as_view(), name="health-records"),
     path("health/records/raw", api.RecordsRawView.as_view(), name="health-records-raw"),
     path("version", api.VersionView.as_view(), name="version"),
+    path("metadata", api.MetadataView.as_view(), name="metadata"),
+    path("weather", api.WeatherView.as_view(), name="weather"),
     path("metrics", metrics, name="metrics"),
 ]

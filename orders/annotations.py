@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from documents.pdf.annotate import KINDS, simple_name
+from annotations.selectors import redact_reasons
+from engines.pdf.annotate import KINDS, simple_name
 from transformsvc.fields import IdField
+from transformsvc.strict import RejectsUnknownFields
 
 # Every field a returned annotation carries (unset → null), in the interface's order.
 ECHO_FIELDS = (
@@ -47,6 +50,22 @@ ECHO_FIELDS = (
 )
 
 
+# Longest overlay text (characters): a reason or a code, not a paragraph.
+OVERLAY_LIMIT = 200
+
+
+def check_reason(value: str | None) -> str | None:
+    """A redaction reason must be one `/annotation/policy` lists."""
+    if not value:
+        return value
+    known = [r.symbolic_name for r in redact_reasons()]
+    if value not in known:
+        raise serializers.ValidationError(
+            f"unknown reason {value!r}; known: {', '.join(known)}"
+        )
+    return value
+
+
 # Far beyond any page (PDF pages are at most 14,400 pt), and far from float overflow.
 COORDINATE_LIMIT = 10_000_000.0
 
@@ -82,10 +101,37 @@ class RichTextSerializer(serializers.Serializer[Any]):
     value = serializers.CharField(allow_blank=True, trim_whitespace=False)
 
 
-class AnnotationSerializer(serializers.Serializer[Any]):
-    """One annotation; unknown extra fields are kept for the echo."""
+# The package the original's clients write before a type's simple name.
+LONG_NAME = "com.arondor.viewer.annotation.api."
+# The types the API description lists: simple names, then long ones.
+ANNOTATION_TYPES = sorted(KINDS) + sorted(LONG_NAME + kind for kind in KINDS)
 
-    type = serializers.CharField()
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "enum": ANNOTATION_TYPES,
+        "description": "What the annotation is: a square (`SquareElemType`), "
+        "a free text (`FreetextElemType`), a note (`TextElemType`), a line "
+        "(`LineElemType`), drawn on the output; or a redaction, which removes "
+        "what is under it: an area (`RedactElemType`, `position`) or boxes "
+        "over text (`RedactTextElemType`, `coords`). The simple name, or the "
+        "original's long name (`com.arondor.viewer.annotation.api.<Name>`; "
+        "any package before the last dot is read the same).",
+    }
+)
+class AnnotationTypeField(serializers.CharField):
+    pass
+
+
+class AnnotationSerializer(RejectsUnknownFields):
+    """One annotation. Fields of the original's annotation model that are not
+    read here are kept for the echo; any other is refused, so that a typo
+    (`overlaytext`) does not quietly drop what the client asked for."""
+
+    tolerated: ClassVar[frozenset[str]] = frozenset(ECHO_FIELDS)
+
+    type = AnnotationTypeField()
     documentId = IdField()
     page = serializers.IntegerField(min_value=0)
     id = serializers.JSONField(required=False, allow_null=True)
@@ -113,6 +159,15 @@ class AnnotationSerializer(serializers.Serializer[Any]):
     head = serializers.CharField(required=False, allow_null=True, allow_blank=True)
     tail = serializers.CharField(required=False, allow_null=True, allow_blank=True)
     flags = serializers.JSONField(required=False, allow_null=True)
+    # Additions, for redactions: a text drawn inside the box (as outlines), or
+    # a reason code of /annotation/policy drawn when no overlayText is given.
+    overlayText = serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, max_length=OVERLAY_LIMIT
+    )
+    reason = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+
+    def validate_reason(self, value: str | None) -> str | None:
+        return check_reason(value)
 
     def validate_type(self, value: str) -> str:
         if simple_name(value) not in KINDS:

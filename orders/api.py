@@ -2,124 +2,141 @@
 
 from __future__ import annotations
 
-from urllib.parse import quote
+from typing import Any
 
-from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.auth import request_owner_id
-from idempotency.api import idempotent, json_digest
-from jobs import services as jobs_services
-from jobs.api import OrderDetailView
-from jobs.refusals import CountsRefusals
-from jobs.selectors import orders_list
-from jobs.serializers import LongPollQuerySerializer, OrderListQuerySerializer
-from orders import services
+from jobs import selectors
+from jobs.api import (
+    OrderCollectionView,
+    OrderDetailView,
+    collection_schema,
+    detail_schema,
+)
+from orders import examples, services
+from orders.dryrun import dry_run
 from orders.models import TransformationOrder
 from orders.serializers import (
+    DryRunQuerySerializer,
     TransformationOrderIdSerializer,
     TransformationOrderSerializer,
     TransformationRequestSerializer,
 )
-from transformsvc.pagination import paginate_array
-from webhooks.services import callback_url_for
 
-PAGE_HEADERS = [
-    OpenApiParameter(
-        "Link",
-        str,
-        location=OpenApiParameter.HEADER,
-        response=[200],
-        description='RFC 8288: <...?page=2&pageSize=50>; rel="next", ...',
-    ),
-    OpenApiParameter(
-        "X-Total-Count",
-        int,
-        location=OpenApiParameter.HEADER,
-        response=[200],
-        description="Orders in all pages",
-    ),
-]
+NOUN = "transformation orders"
 
 
-class TransformationCollectionView(CountsRefusals, APIView):
-    refusal_kind = "transformation"
+@extend_schema_view(post=extend_schema(parameters=[DryRunQuerySerializer]))
+@collection_schema(
+    noun=NOUN,
+    create="createTransformation",
+    list_="listTransformations",
+    delete="deleteAllTransformations",
+    request=TransformationRequestSerializer,
+    created=examples.CREATED_SCHEMA,
+    order=TransformationOrderSerializer,
+    create_description="The original's order: each of `transformationDetails` "
+    "makes one output from the pages of its `transformationElements` "
+    "(`pagesSelectionList` counts pages from 1), in `format` `pdf` (annotations "
+    "burnt in), `pdf-fdf` (annotations kept live) or `zip` (one file per "
+    "output; several outputs also become documents of their own, "
+    "`transformationResultDocumentIDs`). `annotations` are drawn; those of type "
+    "`RedactElemType` (an area, `position`) and `RedactTextElemType` (text "
+    "boxes, `coords`) are redacted: what is under them is removed and the "
+    "output is verified before it is delivered.\n\n"
+    "Additions: `redactionRules` redact by what, not where (exact text, "
+    "regular expressions, presets: e-mail, phone, iban, card, ssn, fr-nir, "
+    "nl-bsn, de-tax-id, ipv4, ipv6, date-of-birth, url); with `?dryRun=true` "
+    "the answer is the matches they would redact (no order is made): "
+    "`{dryRun, rules, count, matches: [{id, documentId, page, target, place, "
+    "rule, ruleName, coords, text | textHmac}]}`; `acceptedMatches` then names "
+    "the ones the order redacts. `operations` (per order or per output) and "
+    "`keepAttachments`: see the README.",
+    requests=examples.REQUESTS,
+    order_example=examples.PROCESSED,
+    id_example=examples.ORDER_ID_ANSWER,
+    answers={"A dry run's matches (?dryRun=true)": examples.DRY_RUN},
+)
+class TransformationCollectionView(OrderCollectionView):
+    model = TransformationOrder
+    request_serializer = TransformationRequestSerializer
+    serializer_class = TransformationOrderSerializer
+    id_field = "transformationOrderId"
+    route = "transformations"
 
-    @extend_schema(
-        operation_id="createTransformation",
-        request=TransformationRequestSerializer,
-        responses={200: TransformationOrderIdSerializer},
-    )
     def post(self, request: Request) -> Response:
-        return idempotent(
-            request,
-            "transformations",
-            lambda: (self.create(request), json_digest(request)),
-            lambda: json_digest(request),
+        """`?dryRun=true`: the matches the order's redaction rules would
+        redact, at once; no order is made, nothing is produced."""
+        query = DryRunQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        if not query.validated_data["dryRun"]:
+            return super().post(request)
+        body = self.request_serializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return Response(
+            dry_run(
+                spec=body.spec(),
+                owner_id=request_owner_id(request),
+                clear=query.validated_data["matchText"] == "clear",
+            )
         )
 
-    def create(self, request: Request) -> Response:
-        body = TransformationRequestSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        order = services.order_create(
+    def create_order(
+        self, body: Any, *, owner_id: int | None, callback_url: str | None
+    ) -> TransformationOrder:
+        return services.order_create(
             spec=body.spec(),
             request=body.normalised(),
-            owner_id=request_owner_id(request),
-            callback_url=callback_url_for(
-                body.validated_data.get("callbackUrl"), request.auth
-            ),
-        )
-        return Response(
-            {"transformationOrderId": {"id": order.id}},
-            headers={"Location": "/transformations/" + quote(order.id, safe="")},
+            owner_id=owner_id,
+            callback_url=callback_url,
         )
 
-    @extend_schema(
-        operation_id="listTransformations",
-        parameters=[OrderListQuerySerializer, *PAGE_HEADERS],
-        responses={200: TransformationOrderSerializer(many=True)},
-        description="Newest first, one page (`page`, `pageSize`); the `Link` header "
-        "(RFC 8288) points at the next and previous pages.",
-    )
-    def get(self, request: Request) -> Response:
-        query = OrderListQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        orders = orders_list(
-            TransformationOrder,
-            request_owner_id(request),
-            state=query.validated_data.get("state"),
-        )
-        return paginate_array(
-            request, orders, TransformationOrderSerializer, query.validated_data
-        )
 
-    @extend_schema(
-        operation_id="deleteAllTransformations",
-        description="Remove all of the caller's transformation orders.",
-        responses={200: None},
-    )
-    def delete(self, request: Request) -> HttpResponse:
-        jobs_services.orders_delete_all(
-            TransformationOrder, owner_id=request_owner_id(request)
-        )
-        return HttpResponse(status=200)
-
-
-@extend_schema_view(
-    get=extend_schema(
-        operation_id="getTransformation",
-        parameters=[LongPollQuerySerializer],
-        responses={200: TransformationOrderSerializer},
-    ),
-    delete=extend_schema(
-        operation_id="deleteTransformation",
-        responses={200: TransformationOrderIdSerializer},
-    ),
+@detail_schema(
+    noun=NOUN,
+    get="getTransformation",
+    delete="deleteTransformation",
+    order=TransformationOrderSerializer,
+    deleted=TransformationOrderIdSerializer,
+    orders=examples.ORDERS,
+    id_example=examples.ORDER_ID_ANSWER,
 )
 class TransformationDetailView(OrderDetailView):
     model = TransformationOrder
     serializer_class = TransformationOrderSerializer
     id_field = "transformationOrderId"
+
+
+@extend_schema_view(
+    get=extend_schema(
+        operation_id="getTransformationRedactions",
+        summary="Read the redaction record of a transformation order",
+        description="Per output page each area (a rule's match or coordinates) "
+        "with the glyphs, images, paths, annotations and fields it removed, the "
+        "copies scrubbed elsewhere, what the verification read, and the sha256 of "
+        "the inputs and outputs. Removed text appears as keyed hashes only. 404 "
+        "until a redacting order has ended PROCESSED.",
+        parameters=[OpenApiParameter("order_id", str, location=OpenApiParameter.PATH)],
+        responses={200: dict[str, Any]},
+        examples=[
+            OpenApiExample(
+                "One area found by a text rule", value=examples.REDACTION_RECORD
+            )
+        ],
+    )
+)
+class TransformationRedactionsView(APIView):
+    def get(self, request: Request, order_id: str) -> Response:
+        order = selectors.order_get(
+            TransformationOrder, order_id, request_owner_id(request)
+        )
+        return Response(services.redaction_record(order))

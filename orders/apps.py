@@ -11,6 +11,7 @@ class OrdersConfig(AppConfig):
         from jobs.registry import OrderKind, register
         from orders.models import TransformationOrder
         from orders.serializers import TransformationOrderSerializer
+        from orders.services import results_delete
 
         register(
             OrderKind(
@@ -18,5 +19,6 @@ class OrdersConfig(AppConfig):
                 model=TransformationOrder,
                 task="orders.tasks.run_transformation",
                 serializer=TransformationOrderSerializer,
+                delete_results=results_delete,
             )
         )

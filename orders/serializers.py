@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from rest_framework import serializers
 
+from engines.errors import InvalidOperation
+from engines.pdf.ops import Op, parse_operations, plan
+from jobs.callbacks import CallbackUrlField
 from jobs.serializers import OrderIdSerializer, OrderProgressSerializer
 from orders.annotations import AnnotationSerializer, echo
 from orders.models import TransformationOrder
-from orders.specs import OrderSpec, spec_of
+from orders.rules import (
+    MAX_ACCEPTED,
+    MAX_RULES,
+    RuleSerializer,
+    overlay_faults,
+    rule_of,
+)
+from orders.specs import OperationSpec, OrderSpec
+from orders.wire import spec_of
 from transformsvc.fields import IdField, id_object
-from webhooks.fields import CallbackUrlField
+from transformsvc.strict import RejectsUnknownFields
 
 
-class PageSelectionSerializer(serializers.Serializer[Any]):
+class PageSelectionSerializer(RejectsUnknownFields):
     minPage = serializers.IntegerField(min_value=1)
     maxPage = serializers.IntegerField(min_value=1)
 
@@ -26,7 +39,7 @@ class PageSelectionSerializer(serializers.Serializer[Any]):
         return attrs
 
 
-class ElementSerializer(serializers.Serializer[Any]):
+class ElementSerializer(RejectsUnknownFields):
     documentId = IdField()
     pagesSelectionList = PageSelectionSerializer(
         many=True, required=False, allow_null=True
@@ -36,28 +49,127 @@ class ElementSerializer(serializers.Serializer[Any]):
     )
 
 
-class DetailSerializer(serializers.Serializer[Any]):
+class OperationsField(serializers.ListField):
+    """`operations`: what is applied to outputs (stamp, bates, encrypt...; an
+    addition to the contract), each an object with its `type`; read by the
+    engine's table (engines/pdf/ops), which names the field at fault."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            child=serializers.DictField(), required=False, allow_empty=True, **kwargs
+        )
+
+
+class DetailSerializer(RejectsUnknownFields):
     transformationElements = ElementSerializer(many=True, allow_empty=False)
     documentTitle = serializers.CharField(
         required=False, allow_null=True, allow_blank=True, max_length=1024
     )
+    # An addition: operations applied to this output only (after the order's).
+    operations = OperationsField()
 
 
-class AnnotationsSerializer(serializers.Serializer[Any]):
+class AnnotationsSerializer(RejectsUnknownFields):
     annotations = AnnotationSerializer(many=True, required=False, allow_null=True)
 
 
-class TransformationRequestSerializer(serializers.Serializer[Any]):
+class TransformationRequestSerializer(RejectsUnknownFields):
     format = serializers.ChoiceField(choices=TransformationOrder.Format.values)
     # An addition: where the order is POSTed when it ends (webhooks).
     callbackUrl = CallbackUrlField()
     transformationDetails = DetailSerializer(many=True, allow_empty=False)
     annotations = AnnotationsSerializer(required=False, allow_null=True)
+    # An addition: operations applied to every output (see OperationsField).
+    operations = OperationsField()
+    # An addition: a redacted output keeps its attached files, each opened,
+    # scrubbed and verified (by default they are dropped).
+    keepAttachments = serializers.BooleanField(required=False, default=False)
+    # Additions: redaction by what, not where (orders.rules), and the matches
+    # of a dry run a reviewer accepted (only those are then redacted).
+    redactionRules = RuleSerializer(many=True, required=False)
+    acceptedMatches = serializers.ListField(
+        child=serializers.RegexField(r"^m[0-9a-f]{20}$"),
+        required=False,
+        allow_null=True,
+        max_length=MAX_ACCEPTED,
+    )
+
+    _planned: list[tuple[OperationSpec, ...]]
+
+    def to_internal_value(self, data: Any) -> Any:
+        """One output may come as an object instead of a list of one: the
+        original reads it so, and its QA suite's FDF order sends it so."""
+        if isinstance(data, Mapping) and isinstance(
+            data.get("transformationDetails"), Mapping
+        ):
+            data = {**data, "transformationDetails": [data["transformationDetails"]]}
+        return super().to_internal_value(data)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """Each output's operations (the order's, then its own) read and put in
+        the order they run; a fault names its field. No overlay text may show
+        what a rule redacts."""
+        rules = [rule_of(r) for r in attrs.get("redactionRules") or []]
+        if len(rules) > MAX_RULES:
+            raise serializers.ValidationError(
+                {"redactionRules": [f"at most {MAX_RULES} rules per order"]}
+            )
+        if attrs.get("acceptedMatches") is not None and not rules:
+            raise serializers.ValidationError(
+                {"acceptedMatches": ["names matches of redactionRules: send them too"]}
+            )
+        overlays = [
+            (f"redactionRules[{n}].overlayText", rule.overlay_text)
+            for n, rule in enumerate(rules)
+            if rule.overlay_text
+        ] + [
+            (f"annotations.annotations[{n}].overlayText", text)
+            for n, item in enumerate(
+                (attrs.get("annotations") or {}).get("annotations") or []
+            )
+            if (text := item.get("overlayText") or item.get("reason"))
+        ]
+        faults = overlay_faults(rules, overlays)
+        if faults:
+            raise serializers.ValidationError({k: [v] for k, v in faults.items()})
+        try:
+            shared = _parse(attrs.get("operations"), "operations")
+            self._planned = [
+                tuple(
+                    OperationSpec(op.name, op.path, op.spec)
+                    for op in plan(
+                        shared
+                        + _parse(
+                            detail.get("operations"),
+                            f"transformationDetails[{i}].operations",
+                        )
+                    )
+                )
+                for i, detail in enumerate(attrs["transformationDetails"])
+            ]
+        except InvalidOperation as exc:
+            problem = str(exc).removeprefix(f"{exc.field}: ")
+            raise serializers.ValidationError({exc.field: [problem]}) from exc
+        return attrs
 
     def spec(self) -> OrderSpec:
         """The request as typed values, for the services."""
         normalised = self.normalised()
-        return spec_of(normalised["format"], normalised)
+        read = spec_of(normalised["format"], normalised)
+        outputs = tuple(
+            replace(output, operations=operations)
+            for output, operations in zip(read.outputs, self._planned, strict=True)
+        )
+        accepted = self.validated_data.get("acceptedMatches")
+        return replace(
+            read,
+            outputs=outputs,
+            keep_attachments=self.validated_data.get("keepAttachments", False),
+            redaction_rules=tuple(
+                rule_of(r) for r in self.validated_data.get("redactionRules") or []
+            ),
+            accepted_matches=tuple(accepted) if accepted is not None else None,
+        )
 
     def normalised(self) -> dict[str, Any]:
         """The request as the order stores and echoes it."""
@@ -80,6 +192,7 @@ class TransformationRequestSerializer(serializers.Serializer[Any]):
                     for el in detail["transformationElements"]
                 ],
                 "documentTitle": detail.get("documentTitle"),
+                **_echoed_operations(detail),
             }
             for detail in data["transformationDetails"]
         ]
@@ -96,7 +209,56 @@ class TransformationRequestSerializer(serializers.Serializer[Any]):
             "format": data["format"],
             "transformationDetails": details,
             "annotations": annotations,
+            **_echoed_operations(data),
+            **({"keepAttachments": True} if data.get("keepAttachments") else {}),
+            **_echoed_rules(data),
         }
+
+
+def _echoed_rules(data: dict[str, Any]) -> dict[str, Any]:
+    """`redactionRules` and `acceptedMatches` as read (defaults filled in);
+    nothing when the order has none."""
+    out: dict[str, Any] = {}
+    if data.get("redactionRules"):
+        out["redactionRules"] = [
+            {key: value for key, value in rule.items() if value is not None}
+            for rule in data["redactionRules"]
+        ]
+    if data.get("acceptedMatches") is not None:
+        out["acceptedMatches"] = list(data["acceptedMatches"])
+    return out
+
+
+def _parse(data: list[dict[str, Any]] | None, path: str) -> tuple[Op, ...]:
+    return parse_operations(data, path) if data else ()
+
+
+# Write-only fields of operations: never stored in clear, never echoed.
+_SECRETS = frozenset({"userPassword", "ownerPassword"})
+
+
+def _echoed_operations(data: dict[str, Any]) -> dict[str, Any]:
+    """`{"operations": [...]}` as the client sent them, passwords left out;
+    nothing when it sent none."""
+    if not data.get("operations"):
+        return {}
+    return {
+        "operations": [
+            {key: value for key, value in op.items() if key not in _SECRETS}
+            for op in data["operations"]
+        ]
+    }
+
+
+class DryRunQuerySerializer(serializers.Serializer[Any]):
+    """`?dryRun=true` answers the matches of the order's redaction rules
+    instead of making the order; `matchText=clear|hash` says whether each
+    match carries its text or a keyed hash of it."""
+
+    dryRun = serializers.BooleanField(required=False, default=False)
+    matchText = serializers.ChoiceField(
+        choices=("clear", "hash"), required=False, default="clear"
+    )
 
 
 class TransformationOrderIdSerializer(serializers.Serializer[Any]):
@@ -115,6 +277,10 @@ class TransformationOrderSerializer(OrderProgressSerializer):
     redactionVerified = serializers.BooleanField(
         source="redaction_verified", allow_null=True, read_only=True
     )
+    # Additions: the operations applied to every output, and what each output's
+    # operations did (names that ran, Bates and page numbers given, moved...).
+    operations = serializers.SerializerMethodField()
+    operationResults = serializers.JSONField(source="operation_results", read_only=True)
 
     def get_transformationOrderId(self, order: TransformationOrder) -> dict[str, str]:  # noqa: N802
         return {"id": order.id}
@@ -136,5 +302,17 @@ class TransformationOrderSerializer(OrderProgressSerializer):
             return None
         return [{"id": i} for i in order.output_ids]
 
+    def get_operations(self, order: TransformationOrder) -> list[Any]:
+        return list(order.request.get("operations") or [])
+
     def get_annotations(self, order: TransformationOrder) -> dict[str, Any] | None:
         return order.request.get("annotations")
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        """Additions echoed only by orders that carry them: the redaction
+        rules and the accepted matches."""
+        data = dict(super().to_representation(instance))
+        for key in ("redactionRules", "acceptedMatches"):
+            if key in instance.request:
+                data[key] = instance.request[key]
+        return data

@@ -1,39 +1,26 @@
-"""Writes on transformation orders: create (validated), run on a worker."""
+"""Writes on transformation orders: create (validated against the stored
+documents), queued for a worker (whose build is orders/build.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
-from django.db import transaction
-
-from documents import services as document_services
-from documents.ids import child_id, new_document_id, new_order_id
 from documents.models import Document
-from documents.pdf.types import EngineError, SourceElement
 from documents.renditions import wait_readable
 from documents.selectors import documents_visible
-from documents.storage import ensure_disk_space, pdf_path, temp_path
-from jobs import inputs, lifecycle
-from jobs.lifecycle import Outcome
-from jobs.registry import kind_of
-from jobs.tasks import enqueue_on_commit
-from orders import engine
+from documents.services import document_delete
+from jobs import inputs
+from jobs.queueing import admit, order_queue
+from jobs.specs import to_json
 from orders.models import TransformationOrder
-from orders.specs import OrderSpec, OutputSpec, operations_of, pages_taken
-from transformsvc.problems import Busy, InvalidInput, ServiceError
+from orders.specs import OrderSpec, operations_of, pages_taken
+from transformsvc.conf import service
+from transformsvc.problems import Busy, FieldErrors, NotFound, ServiceError
 
 
-def _limit(name: str) -> int:
-    return int(settings.TRANSFORMSVC[name])
-
-
-def _check_documents(spec: OrderSpec, owner_id: int | None) -> dict[str, Document]:
+def check_documents(spec: OrderSpec, owner_id: int | None) -> dict[str, Document]:
     """Every referenced document exists, is a PDF, and every page reference fits it."""
-    errors: dict[str, list[str]] = {}
+    errors = FieldErrors()
     docs = {
         d.id: d for d in documents_visible(owner_id).filter(pk__in=spec.document_ids)
     }
@@ -52,48 +39,97 @@ def _check_documents(spec: OrderSpec, owner_id: int | None) -> dict[str, Documen
             where = f"transformationDetails[{i}].transformationElements[{j}]"
             doc = docs.get(element.document_id)
             if doc is None:
-                errors[f"{where}.documentId"] = [
-                    f"no document with id {element.document_id!r}"
-                ]
+                errors.add(
+                    f"{where}.documentId",
+                    f"no document with id {element.document_id!r}",
+                    "unknown_document",
+                )
                 continue
             if doc.id in unreadable:
-                errors[f"{where}.documentId"] = [unreadable[doc.id]]
+                errors.add(
+                    f"{where}.documentId", unreadable[doc.id], "unreadable_document"
+                )
                 continue
             for k, selection in enumerate(element.ranges or ()):
                 if selection.last > (doc.page_count or 0):
-                    errors[f"{where}.pagesSelectionList[{k}].maxPage"] = [
+                    errors.add(
+                        f"{where}.pagesSelectionList[{k}].maxPage",
                         f"page {selection.last} is past the end of document "
-                        f"{doc.id!r} ({doc.page_count} pages)"
-                    ]
-    if len(spec.outputs) > _limit("MAX_OUTPUTS"):
-        errors["transformationDetails"] = [
-            f"at most {_limit('MAX_OUTPUTS')} outputs per order"
-        ]
-    if elements > _limit("MAX_ELEMENTS"):
-        errors["transformationDetails"] = [
-            f"at most {_limit('MAX_ELEMENTS')} elements per order"
-        ]
-    if len(spec.annotations) > _limit("MAX_ANNOTATIONS"):
-        errors["annotations.annotations"] = [
-            f"at most {_limit('MAX_ANNOTATIONS')} annotations per order"
-        ]
+                        f"{doc.id!r} ({doc.page_count} pages)",
+                        "page_out_of_range",
+                    )
+    if len(spec.outputs) > service().max_outputs:
+        errors.add(
+            "transformationDetails",
+            f"at most {service().max_outputs} outputs per order",
+            "over_limit",
+        )
+    if elements > service().max_elements:
+        errors.add(
+            "transformationDetails",
+            f"at most {service().max_elements} elements per order",
+            "over_limit",
+        )
+    if len(spec.annotations) > service().max_annotations:
+        errors.add(
+            "annotations.annotations",
+            f"at most {service().max_annotations} annotations per order",
+            "over_limit",
+        )
     for n, annotation in enumerate(spec.annotations):
         doc = docs.get(annotation.document_key)
         where = f"annotations.annotations[{n}]"
         if doc is None:
-            errors[f"{where}.documentId"] = [
+            errors.add(
+                f"{where}.documentId",
                 f"document {annotation.document_key!r} is not one of the order's "
-                "documents"
-            ]
+                "documents",
+                "unknown_document",
+            )
         elif doc.page_count and annotation.page >= doc.page_count:
-            errors[f"{where}.page"] = [
+            errors.add(
+                f"{where}.page",
                 f"page {annotation.page} (counted from 0) does not exist in document "
-                f"{doc.id!r} ({doc.page_count} pages)"
-            ]
-    if errors:
-        first = next(iter(errors))
-        raise InvalidInput(f"{first}: {errors[first][0]}", errors=errors)
+                f"{doc.id!r} ({doc.page_count} pages)",
+                "page_out_of_range",
+            )
+    _check_operations(spec, docs, owner_id, errors)
+    errors.raise_any()
     return docs
+
+
+def _check_operations(
+    spec: OrderSpec, docs: dict[str, Document], owner_id: int | None, errors: Any
+) -> None:
+    """Stamp images name visible documents; page ranges fit their output."""
+    images = set(
+        documents_visible(owner_id)
+        .filter(pk__in=spec.image_ids)
+        .values_list("id", flat=True)
+    )
+    for output in spec.outputs:
+        if any(element.document_id not in docs for element in output.elements):
+            continue  # its unknown document is the fault already named
+        pages = sum(
+            pages_taken(element, docs[element.document_id].page_count) or 0
+            for element in output.elements
+        )
+        for op in output.operations:
+            image = getattr(op.spec, "image", None)
+            if image and image not in images:
+                errors.add(
+                    f"{op.path}.image",
+                    f"no document with id {image!r}",
+                    "unknown_document",
+                )
+            for k, selection in enumerate(getattr(op.spec, "pages", None) or ()):
+                if selection.last > pages:
+                    errors.add(
+                        f"{op.path}.pages[{k}].maxPage",
+                        f"page {selection.last} is past the end of the output "
+                        f"({pages} pages)",
+                        "page_out_of_range",
+                    )
 
 
 def order_create(
@@ -105,27 +141,30 @@ def order_create(
 ) -> TransformationOrder:
     """Validate `spec` against the stored documents, save the order QUEUED with
     `request` (the normalised request it echoes), enqueue it on commit."""
-    docs = _check_documents(spec, owner_id)
-    ensure_disk_space()
-    lifecycle.ensure_capacity()
-    uses = _uses(spec, docs)
-    with transaction.atomic():
-        order = TransformationOrder.objects.create(
-            id=new_order_id(),
-            format=spec.format,
-            request={
-                "transformationDetails": request["transformationDetails"],
-                "annotations": request["annotations"],
-            },
-            input_count=len(docs),
-            owner_id=owner_id,
-            callback_url=callback_url,
-            **operations_of(spec),
-            **inputs.totals(uses),
-        )
-        inputs.record(order, uses)
-        enqueue_on_commit(kind_of(TransformationOrder).task, order.id)
-    return order
+    docs = check_documents(spec, owner_id)
+    admit()
+    return order_queue(
+        TransformationOrder,
+        owner_id=owner_id,
+        callback_url=callback_url,
+        uses=_uses(spec, docs),
+        format=spec.format,
+        request={
+            key: request[key]
+            for key in (
+                "transformationDetails",
+                "annotations",
+                "operations",
+                "keepAttachments",
+                "redactionRules",
+                "acceptedMatches",
+            )
+            if key in request
+        },
+        spec_json=to_json(spec),
+        input_count=len(docs),
+        **operations_of(spec),
+    )
 
 
 def _uses(spec: OrderSpec, docs: dict[str, Document]) -> list[inputs.InputUse]:
@@ -141,105 +180,25 @@ def _uses(spec: OrderSpec, docs: dict[str, Document]) -> list[inputs.InputUse]:
     ]
 
 
-def order_run(*, order_id: str) -> None:
-    """Worker side: build every output outside transactions, store, finish."""
-    lifecycle.run(TransformationOrder, order_id, _build_and_store)
-
-
-@contextmanager
-def _sources(spec: OrderSpec) -> Iterator[dict[str, Path]]:
-    """Local paths of the order's source PDFs, keyed by document id."""
-    docs = {d.id: d for d in Document.objects.filter(pk__in=spec.document_ids)}
-    missing = sorted(spec.document_ids - docs.keys())
-    if missing:
-        raise EngineError(f"document {missing[0]!r} was deleted before the order ran")
-    with ExitStack() as stack:
-        yield {i: stack.enter_context(pdf_path(d)) for i, d in docs.items()}
-
-
-def _elements(output: OutputSpec, paths: dict[str, Path]) -> list[SourceElement]:
-    return [
-        SourceElement(
-            key=element.document_id,
-            path=str(paths[element.document_id]),
-            title=element.title,
-            ranges=element.ranges,
+def redaction_record(order: TransformationOrder) -> dict[str, Any]:
+    """The order's redaction record; 404 when it has none (it redacts nothing,
+    has not ended, or failed: nothing was delivered)."""
+    if order.redaction_record is None:
+        state = order.state
+        raise NotFound(
+            f"transformation order {order.id!r} has no redaction record "
+            + (
+                f"yet (it is {state})"
+                if state in ("QUEUED", "PROCESSING")
+                else "(it redacted nothing, or it failed and delivered nothing)"
+            )
         )
-        for element in output.elements
-    ]
+    return dict(order.redaction_record)
 
 
-def _build_and_store(order: TransformationOrder) -> Outcome:
-    spec = order.spec
-    annotations = engine.annotations_of(spec.annotations)
-    result_id = new_document_id()
-    with _sources(spec) as paths, ExitStack() as stack:
-        outputs = []
-        for output in spec.outputs:
-            path = stack.enter_context(temp_path(".out"))
-            built = engine.build_output(
-                spec.format, _elements(output, paths), annotations, path, stack
-            )
-            outputs.append((output.title, path, built))
-        facts = {
-            "page_count": sum(b.pages for _, _, b in outputs),
-            "redaction_verified": engine.verified_of([b for _, _, b in outputs]),
-        }
-        if len(outputs) == 1:
-            title, path, _ = outputs[0]
-            result = _store(order, path, result_id, title)
-            return document_services.result_outcome(
-                result, result_document=result, **facts
-            )
-        container_path = stack.enter_context(temp_path(".zip"))
-        engine.zip_outputs([(t, p) for t, p, _ in outputs], container_path, spec.format)
-        result = document_services.document_store_result(
-            path=container_path,
-            document_id=result_id,
-            title=None,
-            owner_id=order.owner_id,
-            mime_type="application/zip",
-            is_container=True,
-        )
-        output_ids = []
-        for n, (title, path, _) in enumerate(outputs):
-            child = _store(
-                order, path, child_id(result_id, n), title, parent=result, part=n
-            )
-            output_ids.append(child.id)
-        return document_services.result_outcome(
-            result, result_document=result, output_ids=output_ids, **facts
-        )
-
-
-def _store(
-    order: TransformationOrder,
-    path: Path,
-    document_id: str,
-    title: str | None,
-    parent: Document | None = None,
-    part: int | None = None,
-) -> Document:
-    """Store an output (moved into storage, so `path` is gone afterwards)."""
-    pdf_fdf = order.format == TransformationOrder.Format.PDF_FDF
-    fdf = engine.fdf_of(path) if pdf_fdf else None  # read before the file moves
-    doc = document_services.document_store_result(
-        path=path,
-        document_id=document_id,
-        title=title,
-        owner_id=order.owner_id,
-        parent=parent,
-        part=part,
-    )
-    if fdf is not None:
-        with temp_path(".fdf") as fdf_path:
-            fdf_path.write_bytes(fdf)
-            document_services.document_store_result(
-                path=fdf_path,
-                document_id=new_document_id(),
-                title=title,
-                owner_id=order.owner_id,
-                mime_type="application/vnd.fdf",
-                rendition_of=doc,
-            )
-    return doc
+def results_delete(order: TransformationOrder) -> int:
+    """Delete the document an order made (a multi-output result with its parts)."""
+    if order.result_document_id is None:
+        return 0
+    document_delete(document_id=order.result_document_id, missing_ok=True)
+    return 1

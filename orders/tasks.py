@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from orders.services import order_run
+from orders.build import order_run
 
 
 def run_transformation(order_id: str) -> None:

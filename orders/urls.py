@@ -9,6 +9,11 @@ urlpatterns = [
         name="transformations",
     ),
     re_path(
+        r"^transformations/(?P<order_id>[^/]+)/redactions$",
+        api.TransformationRedactionsView.as_view(),
+        name="transformation-redactions",
+    ),
+    re_path(
         r"^transformations/(?P<order_id>[^/]+)$",
         api.TransformationDetailView.as_view(),
         name="transformation-detail",

@@ -43,6 +43,10 @@ def _data_dir(request: pytest.FixtureRequest, tmp_path: Path) -> None:
     settings = request.getfixturevalue("settings")
     settings.DATA_DIR = tmp_path / "data"
     settings.MEDIA_ROOT = tmp_path / "data" / "files"
+    # Rows cached by an earlier test would outlive its rolled-back database.
+    from documents import readcache
+
+    readcache.forget_all()
 
 
 def make_pdf_bytes(

@@ -124,8 +124,12 @@ class LiveService:
         assert response.status_code == 200, response.text
         return str(response.json()["transformationOrderId"]["id"])
 
-    def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
-        proc = spawn(QCLUSTER, self.env, self.logs / f"{name}.log")
+    def start_worker(
+        self, name: str = "worker", queue: str = "main"
+    ) -> subprocess.Popen[bytes]:
+        """A qcluster serving `queue` (main, or ocr: `make run` starts both)."""
+        env = {**self.env, "TRANSFORMSVC_WORKER_QUEUE": queue}
+        proc = spawn(QCLUSTER, env, self.logs / f"{name}.log")
         self.processes[name] = proc
         return proc
 
@@ -158,18 +162,22 @@ def running(
     logs: Path,
     *,
     worker: bool = True,
+    ocr_worker: bool = True,
     web_workers: int = 1,
     web_args: tuple[str, ...] = (),
     timeout: float = 60,
 ) -> Iterator[LiveService]:
-    """gunicorn (+ a qcluster) with `env`, once /health answers and every web
-    worker is up; both stopped afterwards. `env` must set PORT."""
+    """gunicorn (+ a qcluster, + the OCR queue's qcluster) with `env`, once
+    /health answers and every web worker is up; all stopped afterwards. `env`
+    must set PORT."""
     logs.mkdir(parents=True, exist_ok=True)
     service = LiveService(base=f"http://127.0.0.1:{env['PORT']}", env=env, logs=logs)
     try:
         service.processes["web"] = spawn([*GUNICORN, *web_args], env, logs / "web.log")
         if worker:
             service.start_worker()
+            if ocr_worker:
+                service.start_worker("ocr-worker", queue="ocr")
         _wait_for_health(service, web_workers, timeout)
         yield service
     finally:
@@ -340,9 +348,12 @@ def live_service(
     start_worker: bool = True,
     threads: int = 16,
     web_workers: int = 1,
+    ocr_worker: bool = False,
 ) -> Iterator[LiveService]:
     """gunicorn (`web_workers` processes) and (optionally) a qcluster on the test
-    database and the test's data directory; stopped afterwards."""
+    database and the test's data directory; stopped afterwards. The OCR queue's
+    cluster only with `ocr_worker` (most tests recognise nothing; without it a
+    scan's recognition is taken by the main queue's sweeper after a lease)."""
     from django.conf import settings
 
     env = {
@@ -364,6 +375,11 @@ def live_service(
         **(extra_env or {}),
     }
     with running(
-        env, tmp, worker=start_worker, web_workers=web_workers, timeout=30
+        env,
+        tmp,
+        worker=start_worker,
+        ocr_worker=ocr_worker,
+        web_workers=web_workers,
+        timeout=30,
     ) as service:
         yield service

@@ -68,6 +68,8 @@ def test_owners_see_only_their_own_documents_and_orders(
     alice_doc = upload_as(alice, make_pdf_bytes(2))
     bob_doc = upload_as(bob, make_pdf_bytes(1))
     assert alice.get(doc_url(alice_doc, "/layout")).status_code == 200
+    assert [d["id"] for d in bob.get("/documents").json()] == [bob_doc]
+    assert [d["id"] for d in alice.get("/documents").json()] == [alice_doc]
     for suffix in ("", "/layout", "/file", "/pages/0/text?searchText=page"):
         assert bob.get(doc_url(alice_doc) + suffix).status_code == 404, suffix
 

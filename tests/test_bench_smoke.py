@@ -76,8 +76,10 @@ def test_bench_smoke_produces_every_row_with_numbers(tmp_path: Path) -> None:
             or row["unit"] in ("ms", "errors")
             or ("ceiling" in row["scenario"])
         ), row
+        no_ceiling = "ceiling" in row["scenario"] and row["service_median"] == 0
         if row["baseline"]:
-            assert row["baseline_median"] > 0 and row["ratio"] > 0, row
+            assert row["baseline_median"] > 0, row
+            assert row["ratio"] > 0 or no_ceiling, row
         if row["goal"]:
             assert row["pass"] in (True, False), row
     brokers = {
@@ -99,7 +101,7 @@ def test_viewing_users_read_every_page_of_what_they_upload(tmp_path: Path) -> No
 
     docs = documents(tmp_path / "inputs", smoke=True)  # a 3-page PDF, a JPEG
     assert [doc.name.rsplit(".", 1)[1] for doc in docs] == ["pdf", "jpg"]
-    with live_service(tmp_path / "live") as service:
+    with live_service(tmp_path / "live", ocr_worker=True) as service:
         roots = {name: proc.pid for name, proc in service.processes.items()}
         # Three users, 0.5 s apart: PDF, JPEG, PDF.
         run = offer(service.base, docs, 2.0, 1.5, roots, drain=30)

@@ -18,7 +18,8 @@ from dockerfile_parse import DockerfileParser
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
 # Debian packages of install.sh that run beside the image, not in it.
-NOT_IN_IMAGE = {"redis-server", "mupdf-tools", "chromium"}  # the tests use them
+# (the tests use them; Ghostscript is the optimize benchmark's baseline)
+NOT_IN_IMAGE = {"redis-server", "mupdf-tools", "chromium", "ghostscript", "jq"}
 # Read by libraries, not by settings.py: dj-database-url and boto3.
 READ_BY_LIBRARIES = {"DATABASE_URL", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"}
 
@@ -26,12 +27,17 @@ READ_BY_LIBRARIES = {"DATABASE_URL", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY
 def settings_names() -> set[str]:
     """Every environment variable the service reads (settings and gunicorn)."""
     pattern = re.compile(
-        r"(?:environ\.get|environ\[|env_int|env_float|env_bool|env_list)\(?\s*"
+        r"(?:environ\.get|environ\[|env\.(?:text|integer|number|flag|items|choice|pairs))"
+        r"\(?\s*"
         r"[\"']([A-Z][A-Z0-9_]+)[\"']"
     )
     names: set[str] = set()
     for path in (
-        "transformsvc/settings.py",
+        *(
+            str(p.relative_to(ROOT))
+            for p in (ROOT / "transformsvc/settings").glob("*.py")
+        ),
+        "transformsvc/conf.py",
         "transformsvc/gunicorn_conf.py",
         "transformsvc/paths.py",
     ):
@@ -120,12 +126,20 @@ def test_compose_runs_web_worker_postgres_redis_and_s3_pinned_and_checked() -> N
             assert service.get("healthcheck", {}).get("test"), f"{name}: no healthcheck"
     assert services["worker"]["image"] == services["web"]["image"]
     assert services["web"]["build"]["dockerfile"] == "deploy/Containerfile"
+    # Scans are recognised by a cluster of their own, on the same image.
+    ocr = services["ocr-worker"]
+    assert ocr["image"] == services["web"]["image"]
+    assert ocr["environment"]["TRANSFORMSVC_WORKER_QUEUE"] == "ocr"
+    assert services["worker"]["environment"].get("TRANSFORMSVC_WORKER_QUEUE") in (
+        None,
+        "main",
+    )
 
 
 def test_compose_and_the_env_example_set_only_variables_the_service_reads() -> None:
     known = settings_names()
     services = compose()["services"]
-    for name in ("web", "worker"):
+    for name in ("web", "worker", "ocr-worker"):
         env = services[name]["environment"]
         assert set(env) - known == set(), name
         assert env["TRANSFORMSVC_STORAGE_BACKEND"].endswith("S3Storage")
@@ -142,7 +156,12 @@ def test_compose_and_the_env_example_set_only_variables_the_service_reads() -> N
     shutil.which("systemd-analyze") is None, reason="no systemd-analyze"
 )
 @pytest.mark.parametrize(
-    "unit", ["transformsvc-web.service", "transformsvc-worker.service"]
+    "unit",
+    [
+        "transformsvc-web.service",
+        "transformsvc-worker.service",
+        "transformsvc-ocr-worker.service",
+    ],
 )
 def test_systemd_units_pass_systemd_analyze_verify(unit: str, tmp_path: Path) -> None:
     # verify checks that ExecStart programs exist: point the install prefix at

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from orders.models import TransformationOrder
@@ -10,7 +11,9 @@ from tests.orders.helpers import element, order_body
 
 
 def limit(settings: Any, **values: Any) -> None:
-    settings.TRANSFORMSVC = {**settings.TRANSFORMSVC, **values}
+    settings.SERVICE = replace(
+        settings.SERVICE, **{name.lower(): value for name, value in values.items()}
+    )
 
 
 def test_upload_over_the_size_limit_is_413(

@@ -318,3 +318,97 @@ def test_operations_endpoints(original_client: Any) -> None:
     assert {"LibreOffice", "PyMuPDF", "MuPDF", "qpdf", "Tesseract"} <= set(versions)
     assert original_client.get("/swagger-ui/index.html").status_code == 200
     assert "paths" in original_client.get("/v3/api-docs").json()
+
+
+# The original's QA suite (its TransformationTest) sends this body for an order
+# with FDF annotations: one output as an object, not a list, and annotations of
+# the original's model (ids, creation dates, flags, rich text) on pages 0 to 9.
+QA_FDF_ORDER = {
+    "annotations": {
+        "annotations": [
+            {
+                "type": "com.arondor.viewer.annotation.api.SquareElemType",
+                "id": "21ea93fe-ca56-4b25-9a6b-e8091d45fd35",
+                "creationDate": 1667828859995,
+                "flags": {},
+                "documentId": {"id": "string"},
+                "page": 0,
+                "position": {"x": 10.0, "y": 10.0, "w": 100.0, "h": 100.0},
+                "interiorColor": {"r": 0, "g": 255, "b": 0},
+            },
+            {
+                "type": "com.arondor.viewer.annotation.api.FreetextElemType",
+                "id": "21ea93fe-ca56-4b25-9a6b-e8091d45fd36",
+                "creationDate": 1667828859995,
+                "flags": {},
+                "color": {"r": 0, "g": 255, "b": 255},
+                "documentId": {"id": "string"},
+                "page": 5,
+                "position": {"x": 110.0, "y": 110.0, "w": 100.0, "h": 20.0},
+                "opacity": 0.7,
+                "contentsRichtext": {
+                    "type": "com.arondor.viewer.annotation.api.RichtextElemType",
+                    "value": '<html xmlns="http://www.w3.org/1999/xhtml"><body><span '
+                    'style="font-size:16px">This is a freetext</span></body></html>',
+                },
+                "contents": "This is a freetext",
+                "width": 2.0,
+                "defaultappearance": "0 R 1 0 0",
+            },
+            {
+                "type": "com.arondor.viewer.annotation.api.TextElemType",
+                "id": "21ea93fe-ca56-4b25-9a6b-e8091d45fd37",
+                "flags": {},
+                "color": {"r": 250, "g": 250, "b": 0},
+                "documentId": {"id": "string"},
+                "page": 9,
+                "position": {"x": 350.0, "y": 200.0, "w": 160.0, "h": 50.0},
+                "creator": "Creator Name",
+                "creationDate": 1667828859995,
+                "opacity": 1.0,
+                "contents": "This a sticky note",
+                "icon": "Note",
+            },
+        ]
+    },
+    "format": "pdf-fdf",
+    "transformationDetails": {
+        "documentTitle": "out.pdf",
+        "transformationElements": [
+            {
+                "documentId": "string",
+                "pagesSelectionList": [{"maxPage": 19, "minPage": 1}],
+            }
+        ],
+    },
+}
+
+
+def test_the_qa_suites_fdf_order_with_one_output_as_an_object(
+    original_client: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    uploaded = original_client.post(
+        "/documents", data=make_pdf_bytes(20), content_type=OCTETS
+    )
+    doc_id = uploaded.json()["id"]
+    body = json.loads(json.dumps(QA_FDF_ORDER).replace('"string"', json.dumps(doc_id)))
+    with django_capture_on_commit_callbacks(execute=True):
+        created = original_client.post(
+            "/transformations", data=json.dumps(body), content_type=JSON
+        )
+    assert created.status_code == 200, created.content
+    order_id = created.json()["transformationOrderId"]["id"]
+    order = original_client.get(f"/transformations/{order_id}").json()
+    assert order["currentState"] == "PROCESSED", order["errorMessage"]
+    assert order["transformationDetails"][0]["documentTitle"] == "out.pdf"
+    result = order["transformationResultDocumentID"]["id"]
+    pdf = original_client.get(f"/documents/{result}/file?format=pdf")
+    assert pdf.status_code == 200 and pdf["Content-Type"].startswith("application/pdf")
+    with pikepdf.open(io.BytesIO(b"".join(pdf.streaming_content))) as out:
+        assert len(out.pages) == 19
+        kinds = {
+            n: [str(a.Subtype) for a in out.pages[n].get("/Annots", [])]
+            for n in (0, 5, 9)
+        }
+    # A sticky note carries its pop-up, as readers expect.
+    assert kinds == {0: ["/Square"], 5: ["/FreeText"], 9: ["/Text", "/Popup"]}

@@ -114,12 +114,18 @@ def test_admin_requires_a_staff_login(client: Any) -> None:
 
 
 def test_an_unexpected_failure_is_a_500_problem_that_names_only_the_request_id(
-    client: Any, uploaded: Any, make_pdf: Any, caplog: pytest.LogCaptureFixture
+    client: Any,
+    uploaded: Any,
+    make_pdf: Any,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from documents.models import Document
-
     doc_id = uploaded(make_pdf(1))
-    Document.objects.get(pk=doc_id).file.delete(save=False)  # storage lost the file
+
+    def bug(*args: Any, **kwargs: Any) -> Any:
+        raise FileNotFoundError("/srv/secret/path/of/the/bug")
+
+    monkeypatch.setattr("documents.views.files.open_stored", bug)
     client.raise_request_exception = False
     response = client.get(f"/documents/{doc_id}/file", HTTP_X_REQUEST_ID="req-500-test")
     assert response.status_code == 500

@@ -1,4 +1,5 @@
-"""Page-number pagination for order listings."""
+"""Page-number pagination for order listings: a bare JSON array with `Link` and
+`X-Total-Count` headers, as the original's lists."""
 
 from __future__ import annotations
 
@@ -9,26 +10,6 @@ from django.db.models import QuerySet
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
-
-
-def paginate(
-    request: Request,
-    qs: QuerySet[Any],
-    serializer: type[BaseSerializer[Any]],
-    params: dict[str, Any],
-) -> Response:
-    """One page in a wrapping object: {count, page, pageSize, results}."""
-    page, size = params["page"], params["pageSize"]
-    total = qs.count()
-    items = qs[(page - 1) * size : page * size]
-    return Response(
-        {
-            "count": total,
-            "page": page,
-            "pageSize": size,
-            "results": serializer(items, many=True).data,
-        }
-    )
 
 
 def paginate_array(

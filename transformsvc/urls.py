@@ -24,6 +24,7 @@ urlpatterns = [
     path("", include("comparisons.urls")),
     path("", include("conversions.urls")),
     path("", include("annotations.urls")),
+    path("", include("connectors.urls")),
     path("", include("documents.urls")),
 ]
 

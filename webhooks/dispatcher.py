@@ -9,9 +9,9 @@ import threading
 import time
 from typing import Any
 
-from django.conf import settings
 from django.db import close_old_connections
 
+from transformsvc.conf import service
 from webhooks.services import deliver_due
 
 logger = logging.getLogger(__name__)
@@ -21,7 +21,7 @@ _started = threading.Event()
 
 def _loop() -> None:
     while True:
-        interval = float(settings.TRANSFORMSVC["WEBHOOK_POLL"])
+        interval = service().webhook_poll
         try:
             close_old_connections()
             while deliver_due():

@@ -22,18 +22,17 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django_q.tasks import async_task
 from rest_framework.renderers import JSONRenderer
 
-from documents import fetch
+from engines import fetch
 from jobs import registry
 from jobs.models import OrderBase
-from ops.metrics.families import WEBHOOK_ATTEMPTS
-from transformsvc.problems import InvalidInput
+from transformsvc.conf import service
+from transformsvc.metrics import WEBHOOK_ATTEMPTS
 from webhooks.models import Attempt, Delivery
 from webhooks.signing import secret_for, signed_headers
 
@@ -42,32 +41,10 @@ logger = logging.getLogger(__name__)
 TASK = "webhooks.tasks.deliver"
 
 
-def _conf(name: str) -> float:
-    return float(settings.TRANSFORMSVC[name])
-
-
-def _allowlist() -> frozenset[str]:
-    return frozenset(h.lower() for h in settings.TRANSFORMSVC["URL_ALLOWLIST"])
-
-
-def check_callback_url(url: str) -> None:
-    """The checks of documentUrl (decisions §3): http(s), a public address unless
-    the host is allowlisted. 400 naming callbackUrl otherwise."""
-    try:
-        fetch.resolve(url, _allowlist(), "callbackUrl")
-    except fetch.FetchRefused as exc:
-        raise InvalidInput(str(exc), errors={"callbackUrl": [str(exc)]}) from exc
-
-
-def callback_url_for(sent: str | None, auth: Any) -> str | None:
-    """The order's callback: as sent, else the default of the caller's API key."""
-    return sent or getattr(auth, "callback_url", None) or None
-
-
 def next_delay(attempt: int) -> float:
     """Seconds before the attempt after the `attempt`-th (counted from 1)."""
-    base = _conf("WEBHOOK_BACKOFF") * 2 ** min(attempt - 1, 30)
-    return min(base, _conf("WEBHOOK_BACKOFF_MAX")) * random.uniform(0.75, 1.25)
+    base = service().webhook_backoff * 2 ** min(attempt - 1, 30)
+    return min(base, service().webhook_backoff_max) * random.uniform(0.75, 1.25)
 
 
 def payload_of(model: type[OrderBase], order: OrderBase) -> str:
@@ -100,7 +77,7 @@ def on_order_ended(
 def deliver(delivery_id: str) -> None:
     """One attempt of a delivery that is due, unless another process claimed it."""
     now = timezone.now()
-    lease = timedelta(seconds=_conf("WEBHOOK_TIMEOUT") * 3 + 30)
+    lease = timedelta(seconds=service().webhook_timeout * 3 + 30)
     claimed = Delivery.objects.filter(
         pk=delivery_id, state=Delivery.State.PENDING, next_attempt_at__lte=now
     ).update(attempts=F("attempts") + 1, next_attempt_at=now + lease)
@@ -134,8 +111,8 @@ def _post(delivery: Delivery) -> tuple[int | None, str, str, int]:
             delivery.url,
             body=body.encode(),
             headers=headers,
-            allowlist=_allowlist(),
-            timeout=_conf("WEBHOOK_TIMEOUT"),
+            allowlist=frozenset(h.lower() for h in service().url_allowlist),
+            timeout=service().webhook_timeout,
         )
     except fetch.FetchRefused as exc:
         return None, "", str(exc), int((time.perf_counter() - started) * 1000)
@@ -154,7 +131,7 @@ def _settle(delivery: Delivery, status: int | None) -> None:
         return
     WEBHOOK_ATTEMPTS.labels("failed" if status is not None else "refused").inc()
     due = now + timedelta(seconds=next_delay(delivery.attempts))
-    if due > delivery.created_at + timedelta(seconds=_conf("WEBHOOK_GIVE_UP")):
+    if due > delivery.created_at + timedelta(seconds=service().webhook_give_up):
         mine.update(state=Delivery.State.FAILED, last_status=status)
         logger.warning(
             "webhook %s to %s given up after %s attempts",

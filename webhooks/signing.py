@@ -13,12 +13,13 @@ from django.conf import settings
 from standardwebhooks.webhooks import Webhook
 
 from accounts.keys import webhook_secret_of
+from transformsvc.conf import service
 
 
 def instance_secret() -> str:
     """TRANSFORMSVC_WEBHOOK_SECRET, else one derived from SECRET_KEY (stable
     across nodes and restarts, as every node shares SECRET_KEY)."""
-    configured = str(settings.TRANSFORMSVC.get("WEBHOOK_SECRET") or "")
+    configured = str(service().webhook_secret or "")
     if configured:
         return configured
     derived = hmac.new(

@@ -14,7 +14,6 @@ import pymupdf
 from bench.context import Context
 from bench.inputs import pick_word
 from bench.measure import (
-    CLOSE_TO_ENGINE,
     Goal,
     Row,
     interleaved,
@@ -24,7 +23,10 @@ from bench.measure import (
 )
 
 NUMBER = "2"
-GOAL = CLOSE_TO_ENGINE
+# A cold search extracts the page's per-character geometry (MuPDF's rawdict,
+# several times the baseline's `search_for` alone) on top of the request:
+# at most four times the engine (issue 30).
+GOAL = Goal("ratio", "<=", 4)
 # A warm search over HTTP, where one request alone (GET /health) is 1.5x the
 # engine's search: at most twice the engine.
 WARM_GOAL = Goal("ratio", "<=", 2)

@@ -30,8 +30,8 @@ from bench.measure import (
     skipped,
     timed,
 )
-from documents.pdf.assemble import assemble
-from documents.pdf.types import PageRange, SourceElement
+from engines.pdf.assemble import assemble
+from engines.pdf.types import PageRange, SourceElement
 
 NUMBER = "8"
 THROUGHPUT = Goal("service", ">=", 10)

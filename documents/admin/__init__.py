@@ -7,14 +7,26 @@ from typing import Any
 
 from django.contrib import admin
 from django.contrib.admin.utils import unquote
-from django.db.models import Count, Q, QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from documents import services
-from documents.admin import cards, detail, relations, views
+from documents.admin import (
+    cards,
+    detail,
+    fidelity,
+    library,
+    overlays,
+    pending,
+    relations,
+    viewer,
+    views,
+)
 from documents.models import Document
 from jobs.admin import display
 from jobs.admin.documents import provide
@@ -22,48 +34,7 @@ from jobs.admin.paging import EstimatedCountPaginator
 from jobs.models import OrderInput
 
 provide(cards.Cards())
-
-FORMATS = {
-    "pdf": Q(mime_type="application/pdf"),
-    "image": Q(mime_type__startswith="image/"),
-    "zip": Q(mime_type="application/zip"),
-    "fdf": Q(mime_type="application/vnd.fdf"),
-    "other": ~Q(
-        mime_type__in=["application/pdf", "application/zip", "application/vnd.fdf"]
-    )
-    & ~Q(mime_type__startswith="image/"),
-}
-
-
-class FormatFilter(admin.SimpleListFilter):
-    title = "format"
-    parameter_name = "format"
-
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [(key, key.upper() if key != "other" else "Other") for key in FORMATS]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
-        chosen = FORMATS.get(self.value() or "")
-        return queryset if chosen is None else queryset.filter(chosen)
-
-
-class PartFilter(admin.SimpleListFilter):
-    title = "place"
-    parameter_name = "place"
-
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [
-            ("top", "Documents"),
-            ("part", "Parts of a container"),
-            ("rendition", "Renditions"),
-        ]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
-        return {
-            "top": queryset.filter(parent__isnull=True, rendition_of__isnull=True),
-            "part": queryset.filter(parent__isnull=False),
-            "rendition": queryset.filter(rendition_of__isnull=False),
-        }.get(self.value() or "", queryset)
+overlays.provide("pending redactions", pending.pending_redactions)
 
 
 @admin.register(Document)
@@ -87,15 +58,15 @@ class DocumentAdmin(admin.ModelAdmin[Document]):
     )
     list_display_links = ("name",)
     list_filter = (
-        FormatFilter,
-        "origin",
-        PartFilter,
+        library.ShownFilter,
+        library.FormatFilter,
         ("owner", admin.RelatedFieldListFilter),
         ("created_at", admin.DateFieldListFilter),
     )
     search_fields = ("title",)
     search_help_text = (
-        "A document id (or its first characters), words of its title, or its SHA-256."
+        "A document id (or its first characters), words of its title (in any "
+        "order), or its SHA-256."
     )
     list_per_page = 50
     show_full_result_count = False
@@ -114,6 +85,7 @@ class DocumentAdmin(admin.ModelAdmin[Document]):
         "parent",
         "rendition_of",
         "created",
+        "rendition_fidelity",
     )
     fields = ("id", "title", "owner", *readonly_fields[1:])
 
@@ -123,13 +95,7 @@ class DocumentAdmin(admin.ModelAdmin[Document]):
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
     ) -> tuple[QuerySet[Any], bool]:
-        term = search_term.strip()
-        if not term:
-            return queryset, False
-        match = Q(pk__startswith=term) | Q(title__icontains=term)
-        if len(term) == 64:
-            match |= Q(sha256=term.lower())
-        return queryset.filter(match), False
+        return library.search(queryset, search_term), False
 
     def get_changelist_instance(self, request: HttpRequest) -> Any:
         changelist = super().get_changelist_instance(request)
@@ -157,12 +123,14 @@ class DocumentAdmin(admin.ModelAdmin[Document]):
 
     @admin.display(description="title", ordering="title")
     def name(self, obj: Document) -> SafeString:
-        if obj.title:
-            return format_html(
-                '<span class="ts-title">{}</span>', display.truncate(obj.title, 44)
-            )
+        name = cards.display_name(obj)
+        css = "ts-title" if obj.title else "ts-title ts-untitled"
+        # Cut in the middle: a part's folders and its file name both show.
         return format_html(
-            '<span class="ts-title ts-untitled">{}</span>', cards.untitled(obj)
+            '<span class="{}" title="{}">{}</span>',
+            css,
+            name,
+            display.middle(name, 48),
         )
 
     @admin.display(description="pages", ordering="page_count")
@@ -193,6 +161,10 @@ class DocumentAdmin(admin.ModelAdmin[Document]):
         )
 
     @admin.display(description="size", ordering="size")
+    @admin.display(description="Rendition")
+    def rendition_fidelity(self, obj: Document) -> SafeString:
+        return fidelity.fidelity_html(obj)
+
     def size_human(self, obj: Document) -> str:
         return display.human_bytes(obj.size)
 
@@ -226,6 +198,21 @@ class DocumentAdmin(admin.ModelAdmin[Document]):
         wrap = self.admin_site.admin_view
         return [
             path(
+                "<path:object_id>/viewer/",
+                wrap(self.viewer_view),
+                name="documents_document_viewer",
+            ),
+            path(
+                "<path:object_id>/viewer/text/<int:page>.json",
+                wrap(viewer.page_text),
+                name="documents_document_viewer_text",
+            ),
+            path(
+                "<path:object_id>/viewer/search.json",
+                wrap(viewer.search_pages),
+                name="documents_document_viewer_search",
+            ),
+            path(
                 "<path:object_id>/page/<int:page>.png",
                 wrap(views.page_image),
                 name="documents_document_page",
@@ -237,6 +224,30 @@ class DocumentAdmin(admin.ModelAdmin[Document]):
             ),
             *super().get_urls(),
         ]
+
+    def viewer_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The viewer alone, at a URL staff can keep: `?page=N` (from 1) opens
+        page N, `?q=words` searches, `?order=<id>` draws that order's areas."""
+        doc = Document.objects.filter(pk=unquote(object_id)).first()
+        if doc is None:
+            raise Http404("no such document")
+        if not self.has_view_permission(request, doc):
+            raise PermissionDenied
+        name = cards.display_name(doc)
+        return TemplateResponse(
+            request,
+            "documents/admin/viewer_page.html",
+            {
+                **self.admin_site.each_context(request),
+                "opts": self.model._meta,
+                "title": name,
+                "subtitle": "Viewer",
+                "doc": doc,
+                "name": name,
+                "card": cards.card(doc),
+                **viewer.context(request, doc),
+            },
+        )
 
     # --- deleting, as the API does -------------------------------------------------
 

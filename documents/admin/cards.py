@@ -3,7 +3,7 @@ titles, thumbnails from the admin's own page-image view, downloads, parts."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from functools import cache
 
 from django.contrib.admin.utils import quote
@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from documents.formats import extension_of
+from documents.library import title_words
 from documents.models import Document
 from jobs.admin.documents import NO_PICTURE, DocumentCard
 
@@ -35,6 +36,12 @@ def admin_url(document_id: str) -> str:
     )
 
 
+def viewer_url(document_id: str) -> str:
+    return _pattern("admin:documents_document_viewer").replace(
+        _HOLE, quote(document_id)
+    )
+
+
 def download_url(document_id: str) -> str:
     return _pattern("admin:documents_document_download").replace(
         _HOLE, quote(document_id)
@@ -52,10 +59,20 @@ def untitled(doc: Document) -> str:
     if doc.rendition_of_id:
         return f"{what} rendition"
     if doc.parent_id:
-        return f"{what} part {doc.id.rsplit('@', 1)[-1]}"
+        number = doc.part if doc.part is not None else doc.id.rsplit("/", 1)[-1]
+        return f"{what} part {number}"
     return (
         f"{what} result" if doc.origin == Document.Origin.RESULT else f"untitled {what}"
     )
+
+
+def display_name(doc: Document) -> str:
+    """The one name the admin gives `doc` on every page: its title; a rendition
+    (which keeps its source's title) says what it is; without a title, what it
+    is (`untitled`)."""
+    if doc.rendition_of_id and doc.title:
+        return f"{kind_label(doc.mime_type)} rendition of {doc.title}"
+    return doc.title or untitled(doc)
 
 
 def card(
@@ -63,7 +80,7 @@ def card(
 ) -> DocumentCard:
     return DocumentCard(
         id=doc.id,
-        title=doc.title or untitled(doc),
+        title=display_name(doc),
         admin_url=admin_url(doc.id),
         download_url=download_url(doc.id),
         thumbnail_url=page_url(doc.id, 0, thumb_width)
@@ -73,6 +90,7 @@ def card(
         size=doc.size,
         kind=kind_label(doc.mime_type),
         parts=parts,
+        viewer_url=viewer_url(doc.id) if doc.page_count else None,
     )
 
 
@@ -103,6 +121,12 @@ class Cards:
             ).defer("layout")
         )
         return [_nested(i, [*docs, *renditions]) for i in wanted]
+
+    def titled(self, words: Sequence[str], *, limit: int) -> list[str]:
+        if not words:
+            return []
+        found = Document.objects.filter(title_words(words)).order_by("-created_at")
+        return list(found.values_list("pk", flat=True)[:limit])
 
 
 def _nested(document_id: str, docs: list[Document]) -> DocumentCard:

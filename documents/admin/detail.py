@@ -1,5 +1,5 @@
-"""The page of one document: a large preview with a strip of its pages, its
-layout as a table, downloads, the documents and orders around it."""
+"""The page of one document: its viewer (or why it has no pages), its layout
+as a table, downloads, the documents and orders around it."""
 
 from __future__ import annotations
 
@@ -8,23 +8,14 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.html import format_html
 
-from documents.admin import cards, relations
+from documents.admin import cards, relations, viewer
 from documents.models import Document
 from jobs.admin import display
 from jobs.admin.documents import DocumentCard
 from jobs.states import State
 
-STRIP_PAGES = 48
 LAYOUT_ROWS = 200
 MM_PER_POINT = 25.4 / 72
-
-
-def _page_wanted(request: HttpRequest, doc: Document) -> int:
-    try:
-        page = int(request.GET.get("page", "0"))
-    except ValueError:
-        return 0
-    return page if 0 <= page < (doc.page_count or 0) else 0
 
 
 def _layout_rows(doc: Document) -> list[dict[str, Any]]:
@@ -33,7 +24,7 @@ def _layout_rows(doc: Document) -> list[dict[str, Any]]:
         width, height = page.get("width", 0), page.get("height", 0)
         rows.append(
             {
-                "page": n,
+                "page": n + 1,  # people count pages from 1
                 "points": f"{width} × {height}",
                 "mm": f"{width * MM_PER_POINT:.0f} × {height * MM_PER_POINT:.0f}",
                 "orientation": "landscape" if width > height else "portrait",
@@ -43,28 +34,31 @@ def _layout_rows(doc: Document) -> list[dict[str, Any]]:
     return rows
 
 
+def _pages_fact(doc: Document) -> str:
+    if doc.rendition_state == Document.Rendition.PENDING:
+        return "being converted"
+    if doc.rendition_state == Document.Rendition.FAILED:
+        return "none: its conversion failed"
+    return str(doc.page_count or display.DASH)
+
+
 def context(request: HttpRequest, doc: Document) -> dict[str, Any]:
-    page = _page_wanted(request, doc)
     used, uses = relations.used_by(doc)
     renditions = list(doc.renditions.defer("layout"))
-    children = list(doc.children.defer("layout").order_by("id"))
-    count = doc.page_count or 0
+    children = list(doc.children.defer("layout").order_by("part", "id"))
+    name = cards.display_name(doc)
     return {
-        "subtitle": doc.title or cards.untitled(doc),
+        "subtitle": name,
         "doc": doc,
+        "name": name,
         "card": cards.card(doc),
-        "preview_page": page,
-        "preview_url": cards.page_url(doc.id, page, 720) if count else None,
-        "strip": [
-            (n, cards.page_url(doc.id, n, 96)) for n in range(min(count, STRIP_PAGES))
-        ],
-        "strip_more": max(0, count - STRIP_PAGES),
+        **viewer.context(request, doc),
         "layout_rows": _layout_rows(doc),
         "layout_more": max(0, len(doc.layout) - LAYOUT_ROWS),
         "facts": [
             ("format", f"{cards.kind_label(doc.mime_type)} ({doc.mime_type})"),
             ("size", f"{display.human_bytes(doc.size)} ({doc.size:,} bytes)"),
-            ("pages", str(doc.page_count or display.DASH)),
+            ("pages", _pages_fact(doc)),
             ("origin", doc.get_origin_display()),
             ("owner", doc.owner.get_username() if doc.owner else display.DASH),
             ("created at", display.when(doc.created_at)),
@@ -116,8 +110,8 @@ def deletion_warning(doc: Document) -> list[Any]:
     if uses:
         count = sum(use.count for use in uses)
         said.append(
-            f"{count} order(s) that used it keep their history; they can no longer be "
-            "retried"
+            f"{count} order(s) that used it keep their history; a failed one among "
+            "them can no longer be retried (its order page no longer offers it)"
         )
     made = relations.made_by(doc)
     if made is not None:
@@ -125,7 +119,7 @@ def deletion_warning(doc: Document) -> list[Any]:
     # The admin's unordered_list: the document, then what deleting it means.
     return [
         format_html(
-            "Document <b>{}</b> <code>{}</code>", doc.title or "untitled", doc.id
+            "Document <b>{}</b> <code>{}</code>", cards.display_name(doc), doc.id
         ),
         said,
     ]

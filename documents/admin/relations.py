@@ -9,8 +9,10 @@ from urllib.parse import urlencode
 from django.contrib.admin.utils import quote
 from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
+from django.utils.safestring import SafeString
 
 from documents.models import Document
+from jobs.admin import display
 from jobs.admin.rows import output_fields
 from jobs.models import OrderBase, OrderInput
 from jobs.registry import kinds
@@ -25,6 +27,11 @@ class OrderLink:
     url: str | None
     pages: int | None = None
 
+    @property
+    def badges(self) -> SafeString:
+        """The order's state as every admin page shows it (CANCELLED, deleted)."""
+        return display.order_badges(self.order)
+
 
 @dataclass(frozen=True)
 class KindUse:
@@ -33,7 +40,7 @@ class KindUse:
     list_url: str | None  # the kind's order list filtered on this document
 
 
-def _change_url(order: OrderBase) -> str | None:
+def change_url(order: OrderBase) -> str | None:
     opts = type(order)._meta
     try:
         return reverse(
@@ -66,7 +73,7 @@ def used_by(doc: Document) -> tuple[list[OrderLink], list[KindUse]]:
         if ids:
             found.update({o.pk: o for o in model.history.filter(pk__in=ids)})
     links = [
-        OrderLink(r.kind, found[r.order_id], _change_url(found[r.order_id]), r.pages)
+        OrderLink(r.kind, found[r.order_id], change_url(found[r.order_id]), r.pages)
         for r in rows
         if r.order_id in found
     ]
@@ -97,7 +104,7 @@ def made_by(doc: Document) -> OrderLink | None:
             match |= Q(**{name: root.id})
         order = kind.model.history.filter(match).first()
         if order is not None:
-            return OrderLink(kind.name, order, _change_url(order))
+            return OrderLink(kind.name, order, change_url(order))
     return None
 
 
@@ -114,6 +121,6 @@ def makers(docs: list[Document]) -> dict[str, OrderLink]:
     for kind in kinds():
         for name in output_fields(kind.model):
             for order in kind.model.history.filter(**{f"{name}__in": wanted}):
-                link = OrderLink(kind.name, order, _change_url(order))
+                link = OrderLink(kind.name, order, change_url(order))
                 found[getattr(order, name)] = link
     return {doc_id: found[root] for doc_id, root in roots.items() if root in found}

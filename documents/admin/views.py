@@ -15,11 +15,13 @@ from django.http import (
 from documents import pages
 from documents.downloads import file_response
 from documents.models import Document
-from documents.pdf.text.render import ImageSpec
+from engines.errors import EngineError
+from engines.pdf.text.render import ImageSpec
 from transformsvc.problems import ServiceError
 
-# Pixel widths the admin asks for; others are refused so the cache stays small.
-WIDTHS = frozenset({96, 240, 720})
+# Pixel widths the admin asks for (thumbnails, then the viewer's zoom steps);
+# others are refused so the cache stays small.
+WIDTHS = frozenset({96, 240, 480, 720, 960, 1280, 1600, 2000, 2400})
 
 _NO_PICTURE_SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 34 44">'
@@ -49,8 +51,10 @@ def page_image(request: HttpRequest, object_id: str, page: int) -> HttpResponseB
     try:
         image = pages.page_image(doc, page, ImageSpec(width=width))
     except ServiceError as exc:
-        if exc.status == 400 and "does not exist" in exc.detail:
+        if exc.code == "page_out_of_range":
             raise Http404(exc.detail) from exc
+        return HttpResponse(_NO_PICTURE_SVG, content_type="image/svg+xml")
+    except EngineError:  # a page the engine cannot draw: no picture
         return HttpResponse(_NO_PICTURE_SVG, content_type="image/svg+xml")
     response = FileResponse(image.path.open("rb"), content_type=image.media_type)
     response["Cache-Control"] = "private, max-age=86400"

@@ -16,12 +16,15 @@ FORMAT = (
 )
 
 
-def _columns(id_sql, deleted_sql):
+FORMAT_COMMENT = "pdf, png, jpeg, tiff, zip, fdf or other"
+
+
+def _columns(id_sql, deleted_sql, format_sql=FORMAT, format_comment=FORMAT_COMMENT):
     return [
         Column("document_id", id_sql, "the document's id, as the API shows it"),
         Column("title", "d.title", "its title"),
         Column("mime_type", "d.mime_type", "its stored type"),
-        Column("format", FORMAT, "pdf, png, jpeg, tiff, zip, fdf or other"),
+        Column("format", format_sql, format_comment),
         Column("size_bytes", "d.size", "its size in bytes"),
         Column("pages", "d.page_count", "its pages (null: not a readable PDF)"),
         Column(
@@ -51,10 +54,12 @@ def create(apps, schema_editor):
     create_anywhere(apps, schema_editor)
 
 
-def create_anywhere(apps, schema_editor):
+def create_anywhere(
+    apps, schema_editor, format_sql=FORMAT, format_comment=FORMAT_COMMENT
+):
     users = apps.get_model(settings.AUTH_USER_MODEL)._meta.db_table
-    live = _columns("d.id", "NULL")
-    gone = _columns("d.document_id", "d.deleted_at")
+    live = _columns("d.id", "NULL", format_sql, format_comment)
+    gone = _columns("d.document_id", "d.deleted_at", format_sql, format_comment)
     select = ",\n    ".join
     schema_editor.execute(
         f"CREATE VIEW {VIEW} AS\n"

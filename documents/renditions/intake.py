@@ -1,8 +1,11 @@
 """What a stored file is and what it takes to read its pages, decided from its
 bytes when it arrives (an upload, or a part of a container).
 
-A PDF is read at once; an image gets its PDF at once (fast, in the web process);
-Office files, text, HTML, e-mails and archives wait for a worker (PENDING);
+A PDF is read at once; a JPEG or PNG gets its PDF at once (its bytes embedded,
+in the web process); other images (a TIFF's or a GIF's frames are decoded and
+written again, seconds for a few scanned pages), Office files, text, HTML,
+e-mails and archives wait for a worker (PENDING), so that heavy intake never
+holds a web thread;
 audio, video and what no engine reads have no pages. Scanned pages (of PDFs and
 images) are recognised by a worker too: their text is PENDING meanwhile.
 """
@@ -12,13 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.conf import settings
-
-from documents.convert import Detected, Family, detect, to_pdf
 from documents.models import Document
-from documents.pdf.layout import PDF, inspect_pdf
-from documents.pdf.types import DocumentInfo, EngineError, UnsupportedDocument
-from documents.renditions.engines import limits
+from engines.convert import Detected, Family, Limits, detect, to_pdf
+from engines.convert.images import embeds_as_is
+from engines.errors import EncryptedDocument, EngineError, UnsupportedDocument
+from engines.pdf.layout import PDF, inspect_pdf
+from engines.pdf.types import DocumentInfo
+from transformsvc.conf import service
 from transformsvc.problems import UnsupportedMedia
 
 _LATER = frozenset(
@@ -47,9 +50,27 @@ class Intake:
         )
 
 
+def limits() -> Limits:
+    """The converters' limits from the service's settings."""
+    conf = service()
+    return Limits(
+        timeout=conf.conversion_timeout,
+        max_pages=conf.max_pages,
+        max_text_bytes=conf.max_text_bytes,
+        max_image_pixels=conf.max_image_pixels,
+        max_sheet_rows=conf.max_sheet_rows,
+        max_entries=conf.archive_max_entries,
+        max_total_bytes=conf.archive_max_bytes,
+        max_entry_bytes=conf.archive_max_entry_bytes,
+        max_ratio=conf.archive_max_ratio,
+        max_depth=conf.container_max_depth,
+        max_attachments=conf.mail_max_attachments,
+    )
+
+
 def ocr_mode(asked: str | None) -> str:
     """The OCR mode of an upload: as asked, else the setting's."""
-    return asked or str(settings.TRANSFORMSVC["OCR"])
+    return asked or service().ocr
 
 
 def intake(path: Path, *, fail_on_unsupported: bool, ocr: str) -> Intake:
@@ -73,16 +94,14 @@ def intake(path: Path, *, fail_on_unsupported: bool, ocr: str) -> Intake:
 def _intake(path: Path, detected: Detected, ocr: str) -> Intake:
     family = detected.family
     if detected.encrypted:
-        raise UnsupportedDocument(
-            f"the file is a {detected.description} protected by a password; "
-            "upload it without the password"
-        )
+        raise UnsupportedDocument(_protected(detected.description))
     if family is Family.PDF:
-        info = inspect_pdf(
-            str(path),
-            max_pages=int(settings.TRANSFORMSVC["MAX_PAGES"]),
-            find_scans=ocr == "auto",
-        )
+        try:
+            info = inspect_pdf(
+                str(path), max_pages=service().max_pages, find_scans=ocr == "auto"
+            )
+        except EncryptedDocument as exc:
+            raise UnsupportedDocument(_protected("PDF")) from exc
         return Intake(
             PDF, info, Document.Rendition.READY, text_state=_text_state(info, ocr)
         )
@@ -108,7 +127,24 @@ def _intake(path: Path, detected: Detected, ocr: str) -> Intake:
     )
 
 
+def _protected(description: str) -> str:
+    return (
+        f"the file is a {description} protected by a password; send its password "
+        "in the X-Document-Password header, or upload it unprotected"
+    )
+
+
 def _image(path: Path, detected: Detected, ocr: str) -> Intake:
+    try:
+        quick = embeds_as_is(str(path), detected, limits())
+    except EngineError as exc:
+        raise UnsupportedDocument(str(exc)) from exc
+    if not quick:  # a worker makes its PDF (then its text, unless OCR is off)
+        return Intake(
+            detected.mime_type,
+            DocumentInfo(detected.mime_type, ()),
+            Document.Rendition.PENDING,
+        )
     rendition = path.with_name(path.name + ".pdf")
     try:
         made = to_pdf(str(path), detected, str(rendition), limits())

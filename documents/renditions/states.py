@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from documents.models import Document
-from documents.pdf.types import PageLayout
+from engines.pdf.types import PageLayout
 from jobs.notify import notify_final
 
 
@@ -48,16 +48,17 @@ def rendition_failed(document_id: str, message: str) -> bool:
         text_state=Document.Text.READY,
     )
     Document.objects.filter(pk=document_id, text_state=Document.Text.PENDING).update(
-        text_state=Document.Text.READY
+        text_state=Document.Text.READY, text_error=message
     )
     notify_final(document_id)
     return bool(done)
 
 
-def text_ready(document_id: str) -> bool:
-    """Text PENDING → READY (recognition ended, with or without words)."""
+def text_ready(document_id: str, error: str | None = None) -> bool:
+    """Text PENDING → READY (recognition ended, with or without words); `error`
+    says why the words of its scans are missing when recognition failed."""
     done = Document.objects.filter(
         pk=document_id, text_state=Document.Text.PENDING
-    ).update(text_state=Document.Text.READY)
+    ).update(text_state=Document.Text.READY, text_error=error)
     notify_final(document_id)
     return bool(done)

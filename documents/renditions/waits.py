@@ -5,10 +5,9 @@ naming why; a document without pages 415."""
 
 from __future__ import annotations
 
-from django.conf import settings
-
 from documents.models import Document
 from jobs.notify import wait_until
+from transformsvc.conf import service
 from transformsvc.problems import Busy, NotFound, Unprocessable, UnsupportedMedia
 
 
@@ -23,7 +22,7 @@ def _reload(doc: Document, with_layout: bool) -> Document:
 
 
 def _wait_ms() -> int:
-    return int(float(settings.TRANSFORMSVC["RENDITION_WAIT"]) * 1000)
+    return int(service().rendition_wait * 1000)
 
 
 def wait_readable(doc: Document, *, with_layout: bool = False) -> Document:

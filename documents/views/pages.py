@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from django.http import FileResponse, HttpResponseBase, HttpResponseNotModified
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.auth import request_owner_id
-from documents import pages, selectors
+from documents import examples, pages, readcache
 from documents.page_serializers import (
     ImageQuerySerializer,
     PageContentsSerializer,
@@ -19,20 +19,26 @@ from documents.page_serializers import (
     page_contents,
     search_results,
 )
-from documents.pdf.types import SearchQuery
+from engines.pdf.types import SearchQuery
 
 
 class PageTextSearchView(APIView):
     @extend_schema(
         operation_id="searchPageText",
+        summary="Find a text's matches on one page, with exact boxes",
+        description="The matches of `searchText` on page `page` (from 0), each "
+        "with the box of the characters matched, in points on the displayed "
+        "page (origin top-left): ready to send as the `coords` of a "
+        "`RedactTextElemType` annotation. Same rules as the document search.",
         parameters=[SearchQuerySerializer],
+        examples=[OpenApiExample("One match", value=examples.PAGE_TEXT)],
         responses={200: SearchResultsSerializer},
     )
     def get(self, request: Request, document_id: str, page: str) -> Response:
         query = SearchQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         params = query.validated_data
-        doc = selectors.document_get(document_id, request_owner_id(request))
+        doc = readcache.document_for_pages(document_id, request_owner_id(request))
         matches = pages.page_search(
             doc,
             int(page),
@@ -49,10 +55,44 @@ class PageTextSearchView(APIView):
 class PageTextPositionView(APIView):
     @extend_schema(
         operation_id="getPageTextPositions",
+        summary="Read every text line of a page with its geometry",
+        description="The original's PageContents: one entry per line in reading "
+        "order, each line as a reader sees it: leading and trailing spaces left "
+        "out, the words joined by single spaces (a run of spaces or a tab is one "
+        "space whose width covers the run), and letter-spaced text (a form's 1 pt "
+        "template anchors such as `{{s1|radio|14|Datenschutz|f|JA}}`) read as the "
+        "text it spells, not one letter per word. Page from 0; positions in "
+        "points on the displayed page, origin top-left; `individualWidths` one per "
+        "character, summing to the line's width.",
         responses={200: PageContentsSerializer},
+        examples=[
+            OpenApiExample(
+                "A form line with a template anchor",
+                response_only=True,
+                value={
+                    "pageNumber": 1,
+                    "positionTextList": [
+                        {
+                            "pageNumber": 1,
+                            "position": {"x": 71.0, "y": 229.4, "w": 26.1, "h": 11.0},
+                            "text": "{{s1|x}} Yes",
+                            "individualWidths": [0.8] * 9 + [7.3, 6.1, 5.5],
+                            "fontSize": 1.0,
+                            "font": "LiberationSans",
+                            "clickableDestination": None,
+                            "paragraphId": 2,
+                            "rightToLeftText": False,
+                            "startTime": -1.0,
+                            "rotation": 0,
+                        }
+                    ],
+                    "imageHyperlinkPositionList": [],
+                },
+            )
+        ],
     )
     def get(self, request: Request, document_id: str, page: str) -> Response:
-        doc = selectors.document_get(document_id, request_owner_id(request))
+        doc = readcache.document_for_pages(document_id, request_owner_id(request))
         lines = pages.page_text(doc, int(page))
         return Response(page_contents(int(page), lines))
 
@@ -60,6 +100,12 @@ class PageTextPositionView(APIView):
 class PageImageView(APIView):
     @extend_schema(
         operation_id="getPageImage",
+        summary="Draw a page as an image",
+        description="A PNG of page `page` (from 0), or a JPEG for a page that "
+        "is a JPEG scan, drawn at the width `pageImageDescription` asks "
+        "(`IM_<width>_<rotation>`, optionally with `_FILTERS~C~c~B~b~I~i`), or "
+        "`width`. Images never change: `ETag`, `Cache-Control: immutable`, "
+        "and 304 on `If-None-Match`.",
         parameters=[
             ImageQuerySerializer,
             OpenApiParameter("If-None-Match", str, location=OpenApiParameter.HEADER),
@@ -76,7 +122,7 @@ class PageImageView(APIView):
     def get(self, request: Request, document_id: str, page: str) -> HttpResponseBase:
         query = ImageQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        doc = selectors.document_get(document_id, request_owner_id(request))
+        doc = readcache.document_for_pages(document_id, request_owner_id(request))
         image = pages.page_image(doc, int(page), query.spec())
         response: HttpResponseBase
         if image.etag in request.headers.get("If-None-Match", ""):

@@ -5,28 +5,37 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.auth import request_owner_id
-from documents import services
+from documents import examples, services
 from documents.layouts import document_layout
+from documents.library import documents_listed
 from documents.models import Document
 from documents.parsers import RawStreamParser
+from documents.selectors import documents_visible
 from documents.serializers import (
     DocumentContainerSerializer,
     DocumentIdSerializer,
     DocumentLayoutSerializer,
+    DocumentListQuerySerializer,
+    DocumentSummarySerializer,
     LayoutRegistrationSerializer,
     UploadQuerySerializer,
 )
 from documents.storage import stream_sha256
 from documents.views.detail import DocumentDetailView
 from idempotency.api import EMPTY_BODY, idempotent
+from transformsvc.conf import service
+from transformsvc.pagination import paginate_array
 from transformsvc.parsers import StrictJSONParser
 
 
@@ -35,13 +44,52 @@ def document_location(document_id: str) -> str:
 
 
 class DocumentUploadView(APIView):
+    """/documents: upload (POST), or list the caller's documents (GET)."""
+
     parser_classes = [RawStreamParser]
 
     @extend_schema(
+        operation_id="listDocuments",
+        summary="List the caller's documents",
+        description="Newest first, one page (`page`, `pageSize`; the `Link` header "
+        "points at the next and previous pages, `X-Total-Count` gives the total). "
+        "By default what people uploaded or had fetched; `show` adds parts of "
+        "containers, renditions, results of orders; `format` and `q` narrow it.",
+        parameters=[DocumentListQuerySerializer],
+        responses={200: DocumentSummarySerializer(many=True)},
+        # Shown as a list of it (the answer is an array).
+        examples=[OpenApiExample("An upload", value=examples.SUMMARY)],
+    )
+    def get(self, request: Request) -> Response:
+        query = DocumentListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        params = query.validated_data
+        found = documents_listed(
+            documents_visible(request_owner_id(request)).defer("layout"),
+            show=params["show"],
+            formats=params.get("format") or (),
+            words=params.get("q", ""),
+        )
+        return paginate_array(request, found, DocumentSummarySerializer, params)
+
+    @extend_schema(
         operation_id="uploadDocument",
+        summary="Upload a document (raw bytes) or fetch it from a URL",
+        description="The body is the file itself, sent as "
+        "`application/octet-stream` (streamed; any format the README lists: "
+        "PDF, Office, e-mail, archives, images, text...), or empty with "
+        "`documentUrl` to have the service fetch it. Answers at once with the "
+        "new id (and its `Location`); conversion, unpacking and OCR run on a "
+        "worker and readers wait for them. `documentId` chooses the id (409 "
+        "if taken); a password-protected file opens with its password in "
+        "`X-Document-Password`. A format no engine reads is refused with 415 "
+        "unless `failOnUnsupported=false`; a body over the size limit 413.",
         parameters=[UploadQuerySerializer],
         request={"application/octet-stream": OpenApiTypes.BINARY},
         responses={200: DocumentIdSerializer},
+        examples=[
+            OpenApiExample("The new document's id", value={"id": "invoice-2024-117"})
+        ],
     )
     def post(self, request: Request) -> Response:
         return idempotent(
@@ -65,7 +113,7 @@ class DocumentUploadView(APIView):
         stream = _stream(request, request.query_params)
         if stream is None:
             return EMPTY_BODY
-        return stream_sha256(stream, settings.TRANSFORMSVC["MAX_UPLOAD_BYTES"])
+        return stream_sha256(stream, service().max_upload_bytes)
 
 
 def _stream(request: Request, params: Any) -> Any:
@@ -89,6 +137,7 @@ def _upload(request: Request) -> Document:
         owner_id=request_owner_id(request),
         declared_size=_content_length(request),
         ocr=params.get("ocr"),
+        password=request.headers.get(services.PASSWORD_HEADER) or None,
     )
 
 
@@ -114,8 +163,26 @@ class DocumentLayoutUploadView(DocumentDetailView):
                 resource_type_field_name=None,
             )
         },
-        description="JSON body: register the document by its layout. Raw bytes: "
-        "upload them. Both answer the document's layout.",
+        summary="Register a document by its layout, or upload it",
+        description="The original's two readings: a JSON body (a "
+        "DocumentLayout: `documentId` and `pageDimensionsList`, or `pageCount` "
+        "and `pages`) registers a document the service does not hold the "
+        "bytes of, by its page sizes; raw bytes (`application/octet-stream`) "
+        "are uploaded as `POST /documents` does. Both answer the document's "
+        "layout, as `GET /documents/{id}/layout`.",
+        examples=[
+            OpenApiExample(
+                "Two pages, the second landscape",
+                value=examples.REGISTERED_LAYOUT,
+                request_only=True,
+            ),
+            OpenApiExample(
+                "The layout",
+                value=examples.LAYOUT,
+                response_only=True,
+                status_codes=["200"],
+            ),
+        ],
     )
     def post(self, request: Request) -> Response:
         if (request.content_type or "").startswith("application/json"):

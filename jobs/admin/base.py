@@ -26,6 +26,7 @@ from django.views.decorators.http import require_POST
 from jobs import services
 from jobs.admin import detail
 from jobs.admin.columns import RENAMED, OrderColumns, attach
+from jobs.admin.documents import documents
 from jobs.admin.filters import (
     InputDocumentFilter,
     LiveFilter,
@@ -33,10 +34,15 @@ from jobs.admin.filters import (
     RetryFilter,
 )
 from jobs.admin.paging import EstimatedCountPaginator
+from jobs.admin.retries import why_not
+from jobs.admin.rows import load
 from jobs.models import OrderBase, OrderInput
 from jobs.registry import kind_of
 from jobs.states import State
 from transformsvc.problems import ServiceError
+
+# Documents whose titles hold the searched words, at most (newest first).
+TITLE_MATCHES = 500
 
 SHARED_COLUMNS = (
     "thumbnail",
@@ -76,7 +82,7 @@ class OrderAdminBase(OrderColumns, admin.ModelAdmin[Any]):
     search_fields = ("id",)  # shows the search box; the search is ours
     search_help_text = (
         "An order id (or its first characters), an input document id, "
-        "or an owner's user name."
+        "an owner's user name, or words of an input document's title."
     )
     actions = ["retry_selected", "cancel_selected", "delete_selected"]
 
@@ -145,17 +151,19 @@ class OrderAdminBase(OrderColumns, admin.ModelAdmin[Any]):
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
     ) -> tuple[QuerySet[Any], bool]:
-        """Order ids (or their first characters), input document ids, owner names.
+        """Order ids (or their first characters), input document ids, owner names,
+        and else words of an input document's title.
 
         Each is one index; which one the term is, is asked first (three cheap
         lookups) so the list reads only that index: an OR of the three would have
-        PostgreSQL walk the whole table in queued order to find a rare document."""
+        PostgreSQL walk the whole table in queued order to find a rare document.
+        Words are looked up among document titles (at most `TITLE_MATCHES`
+        documents), then their orders by the inputs' document index."""
         term = search_term.strip()
         if not term:
             return queryset, False
-        used = OrderInput.objects.filter(
-            kind=kind_of(self.model).name, document_id=term
-        )
+        kind = kind_of(self.model).name
+        used = OrderInput.objects.filter(kind=kind, document_id=term)
         owners = get_user_model().objects.filter(username=term)
         matches = [
             Q(pk__startswith=term)
@@ -166,7 +174,9 @@ class OrderAdminBase(OrderColumns, admin.ModelAdmin[Any]):
         ]
         found = [m for m in matches if m is not None]
         if not found:
-            return queryset.none(), False
+            titled = documents().titled(term.split(), limit=TITLE_MATCHES)
+            taken = OrderInput.objects.filter(kind=kind, document_id__in=titled)
+            return queryset.filter(pk__in=taken.values("order_id")), False
         match = found[0]
         for more in found[1:]:
             match |= more
@@ -210,22 +220,27 @@ class OrderAdminBase(OrderColumns, admin.ModelAdmin[Any]):
 
     @admin.action(description="Retry the selected failed orders", permissions=["retry"])
     def retry_selected(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
-        failed = [
-            o for o in queryset if o.state == State.FAILED and o.deleted_at is None
-        ]
-        made = []
-        for order in failed:
+        """Retries the failed orders a retry can cure; says why the others were
+        skipped (jobs.admin.retries)."""
+        chosen = list(queryset)
+        found = load(chosen, thumb_width=0)
+        made, skipped = [], []
+        for order in chosen:
+            docs = found.get(order.pk)
+            reason = why_not(order, [card for card, _ in docs.inputs] if docs else [])
+            if reason is not None:
+                skipped.append(f"{order.pk[:8]}… ({reason})")
+                continue
             try:
                 made.append(services.order_retry(order))
             except ServiceError as exc:
                 self.message_user(request, exc.detail, messages.ERROR)
-        skipped = queryset.count() - len(failed)
         if made:
             self.message_user(request, f"Retried {len(made)} order(s) as new orders.")
         if skipped:
             self.message_user(
                 request,
-                f"{skipped} order(s) skipped: only failed orders retry.",
+                f"{len(skipped)} order(s) not retried: " + "; ".join(skipped),
                 messages.WARNING,
             )
 
@@ -294,6 +309,13 @@ class OrderAdminBase(OrderColumns, admin.ModelAdmin[Any]):
         order = self._object_or_404(request, object_id)
         if not self.has_retry_permission(request):
             return HttpResponse(status=403)
+        inputs = load([order], thumb_width=0)[order.pk].inputs
+        reason = why_not(order, [card for card, _ in inputs])
+        if reason is not None:
+            self.message_user(
+                request, f"Order {order.pk} is not retried: {reason}.", messages.ERROR
+            )
+            return HttpResponseRedirect(self.order_url(order))
         try:
             retry = services.order_retry(order)
         except ServiceError as exc:

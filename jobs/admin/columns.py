@@ -80,9 +80,7 @@ class OrderColumns:
 
     @admin.display(description="state", ordering="state")
     def state_badge(self, obj: OrderBase) -> SafeString:
-        shown = [display.badge("CANCELLED" if obj.is_cancelled else obj.state)]
-        if obj.deleted_at is not None and not obj.is_cancelled:
-            shown.append(display.badge("deleted", "cancelled"))
+        shown = [display.order_badges(obj)]
         retry_of = getattr(obj, "retry_of_id", None)  # the key, without a query
         if retry_of:
             shown.append(display.badge("retry", "op", f"retry of {retry_of}"))

@@ -14,6 +14,7 @@ from django.utils.html import format_html
 
 from jobs.admin import display
 from jobs.admin.documents import documents
+from jobs.admin.retries import why_not
 from jobs.admin.rows import load, output_ids
 from jobs.models import OrderBase
 from jobs.registry import kind_of
@@ -56,26 +57,30 @@ def context(admin: Any, request: HttpRequest, order: OrderBase) -> dict[str, Any
     docs = load([order], thumb_width=240)[order.pk]
     retries = list(model.history.filter(retry_of=order).order_by("queued_at"))
     opts = model._meta
+    no_retry = why_not(order, [card for card, _ in docs.inputs])
     return {
         "subtitle": f"{kind_of(model).name.capitalize()} order {order.pk}",
         "order": order,
         "kind": kind_of(model).name,
-        "order_state": "CANCELLED" if order.is_cancelled else order.state,
+        "order_state": display.order_state(order),
+        "order_badges": display.order_badges(order),
         "inputs": [(card, used.pages) for card, used in docs.inputs],
         "outputs": documents().with_parts(output_ids(order)),
         "retry_of": (order.retry_of, order_url(order.retry_of))
         if order.retry_of
         else None,
-        "retries": [(r, order_url(r)) for r in retries],
+        "retries": [(r, order_url(r), display.order_badges(r)) for r in retries],
         "facts": _facts(order),
         "json_fields": [
             (f.verbose_name, json.dumps(getattr(order, f.attname), indent=2))
             for f in model._meta.concrete_fields
             if isinstance(f, models.JSONField)
         ],
-        "can_retry": order.state == State.FAILED
-        and order.deleted_at is None
-        and admin.has_retry_permission(request),
+        "can_retry": no_retry is None and admin.has_retry_permission(request),
+        # Said on the page of a failed order, so the missing button is explained.
+        "no_retry": no_retry
+        if order.state == State.FAILED and order.deleted_at is None
+        else None,
         "can_cancel": order.state == State.QUEUED
         and order.deleted_at is None
         and admin.has_cancel_permission(request),
@@ -141,9 +146,9 @@ def deletion_warning(admin: Any, order: OrderBase) -> list[Any]:
         stays.append(f"its retries keep their link to it: {', '.join(retries)}")
     # The admin's unordered_list: the order, then what deleting it means.
     head = format_html(
-        "{} order <code>{}</code> ({})",
+        "{} order <code>{}</code> {}",
         kind.capitalize(),
         order.pk,
-        "CANCELLED" if order.is_cancelled else order.state,
+        display.order_badges(order),
     )
     return [head, [what, *stays]]

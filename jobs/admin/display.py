@@ -4,10 +4,14 @@ seconds, ids short with a copy button, states as coloured badges."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+
+if TYPE_CHECKING:
+    from jobs.models import OrderBase
 
 DASH = "—"
 
@@ -78,9 +82,33 @@ def badge(label: str, kind: str | None = None, title: str = "") -> SafeString:
     )
 
 
+def order_state(order: OrderBase) -> str:
+    """The state people are shown: CANCELLED for an order deleted before it
+    ended (as the report views say), else its state."""
+    return "CANCELLED" if order.is_cancelled else str(order.state)
+
+
+def order_badges(order: OrderBase) -> SafeString:
+    """The state badge of `order`, then "deleted" for an order deleted after it
+    ended: the same words on every admin page that names the order."""
+    shown = [badge(order_state(order))]
+    if order.deleted_at is not None and not order.is_cancelled:
+        shown.append(badge("deleted", "cancelled", f"deleted {when(order.deleted_at)}"))
+    return mark_safe(" ".join(shown))
+
+
 def badges(labels: list[str]) -> SafeString:
     return mark_safe(" ".join(badge(label, "op") for label in labels))
 
 
 def truncate(text: str, length: int) -> str:
     return text if len(text) <= length else text[: length - 1] + "…"
+
+
+def middle(text: str, length: int) -> str:
+    """`text` cut in its middle to `length` characters: the start and the end
+    (a folder and a file name) both show."""
+    if len(text) <= length:
+        return text
+    head = (length - 1) // 2
+    return text[:head] + "…" + text[len(text) - (length - 1 - head) :]

@@ -8,7 +8,7 @@ Until then (or for ids no longer stored) cards say only the id.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -35,6 +35,7 @@ class DocumentCard:
     size: int | None = None
     kind: str = ""  # "PDF", "PNG", "ZIP" ...
     parts: tuple[DocumentCard, ...] = field(default=())  # children and renditions
+    viewer_url: str | None = None  # its pages in the admin's viewer, when it has some
 
     @property
     def exists(self) -> bool:
@@ -52,6 +53,11 @@ class DocumentCards(Protocol):
         """Cards of the documents `ids` with their parts (children, renditions)."""
         ...
 
+    def titled(self, words: Sequence[str], *, limit: int) -> list[str]:
+        """Ids of the documents (newest first, at most `limit`) whose title holds
+        every one of `words`, in any case."""
+        ...
+
 
 class _IdsOnly:
     def cards(
@@ -61,6 +67,9 @@ class _IdsOnly:
 
     def with_parts(self, ids: Collection[str]) -> list[DocumentCard]:
         return [DocumentCard(id=i, title=i) for i in ids]
+
+    def titled(self, words: Sequence[str], *, limit: int) -> list[str]:
+        return []
 
 
 _provider: DocumentCards = _IdsOnly()

@@ -13,6 +13,7 @@ import json
 from functools import cached_property
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
 from django.core.paginator import Paginator
 from django.db import connections
 
@@ -20,11 +21,16 @@ EXACT_UP_TO = 1_000
 
 
 def estimated_rows(queryset: Any) -> int | None:
-    """The planner's row estimate for `queryset` (PostgreSQL), else None."""
+    """The planner's row estimate for `queryset` (PostgreSQL), else None; 0 for
+    a queryset Django knows matches nothing (`.none()`, `pk__in=[]`), which has
+    no SQL to explain."""
     connection = connections[queryset.db]
     if connection.vendor != "postgresql":
         return None
-    sql, params = queryset.query.sql_with_params()
+    try:
+        sql, params = queryset.query.sql_with_params()
+    except EmptyResultSet:
+        return 0
     with connection.cursor() as cursor:
         cursor.execute("EXPLAIN (FORMAT JSON) " + sql, params)
         (plan,) = cursor.fetchone()

@@ -161,27 +161,43 @@ def _polyline(points: list[str], color: str) -> str:
     )
 
 
+# Width of one character of the charts' 12-unit labels, generously (sans-serif
+# averages about 6.2 units; capitals and "m" are wider).
+CHAR_WIDTH = 6.8
+
+
+def _fit(label: str, room: float) -> str:
+    """`label` as it fits `room` units, shortened with "…" only when it cannot."""
+    most = max(4, int(room / CHAR_WIDTH))
+    return label if len(label) <= most else label[: most - 1] + "…"
+
+
 def hbars(
     rows: Sequence[tuple[str, float, str]],
     *,
     title: str,
     color: str = "#6366f1",
-    label_width: int = 150,
     width: int = WIDTH,
 ) -> SafeString:
-    """One horizontal bar per (label, value, shown text), longest first as given."""
+    """One horizontal bar per (label, value, shown text), longest first as given.
+    The labels get the room their longest needs (up to 45 % of the width: 32
+    characters at the dashboard's width; a longer one ends with "…"), and
+    the shown texts theirs, so that nothing is drawn outside the chart."""
     row_h = 24
     height = max(row_h, row_h * len(rows)) + 4
     top = max((v for _, v, _ in rows), default=0) or 1
-    room = width - label_width - 150
+    longest = max((len(label) for label, _, _ in rows), default=0)
+    label_width = min(width * 0.45, longest * CHAR_WIDTH + 14)
+    text_width = max((len(text) for _, _, text in rows), default=0) * CHAR_WIDTH + 10
+    room = max(20.0, width - label_width - text_width)
     parts = []
     for i, (label, value, text) in enumerate(rows):
         y = 2 + i * row_h
         w = max(1.0, room * value / top)
         parts.append(
-            f'<text x="{label_width - 8}" y="{y + 16}" text-anchor="end" font-size="12" '
-            f'fill="{TEXT}">{escape(label[:28])}</text>'
-            f'<rect x="{label_width}" y="{y + 4}" width="{w:.1f}" height="{row_h - 8}" '
+            f'<text x="{label_width - 8:.1f}" y="{y + 16}" text-anchor="end" '
+            f'font-size="12" fill="{TEXT}">{escape(_fit(label, label_width - 10))}</text>'
+            f'<rect x="{label_width:.1f}" y="{y + 4}" width="{w:.1f}" height="{row_h - 8}" '
             f'rx="2" fill="{color}"><title>{escape(label)}: {escape(text)}</title></rect>'
             f'<text x="{label_width + w + 6:.1f}" y="{y + 16}" font-size="12" '
             f'fill="{TEXT}">{escape(text)}</text>'

@@ -7,7 +7,7 @@ merges every file of the node and adds what the database knows at that moment
 (queue depth, oldest queued order, worker heartbeats). Each node is scraped on
 its own; a Prometheus server sums them.
 
-- `families`: every metric the processes record, named once.
+- every metric the processes record is named once in `transformsvc.metrics`.
 - `middleware`: HTTP requests by route name, method and status; pool gauges.
 - `receivers`: orders created and ended (Django signals), uploads.
 - `collectors`: the merge of the files and the database reads of a scrape.

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 from collections.abc import Iterable, Iterator
+from contextlib import ExitStack
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -22,50 +22,43 @@ from prometheus_client.registry import Collector
 from jobs import registry
 from jobs.models import WorkerHeartbeat
 from jobs.states import State
+from ops.metrics.queues import queue_metrics
+from transformsvc import metrics_fold
+from transformsvc.conf import service
 
 logger = logging.getLogger(__name__)
 
 ROLES = ("web", "worker")
-_LIVE_FILE = re.compile(r"^gauge_live\w*_(\d+)\.db$")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class FilesCollector(Collector):
     """Every metric file of the node's web and worker processes, merged.
 
     Worker processes end without telling anyone (django-q2 replaces them after 200
-    tasks or past their memory limit), so their live gauges are forgotten here when
-    their process is gone; gunicorn's master does it for web workers.
+    tasks or past their memory limit), so the files of processes found gone are
+    folded into their folder's totals here (`metrics_fold`: counters kept, live
+    gauges forgotten); gunicorn's master does it for web workers. The files are
+    read under each folder's shared lock: a fold is never seen half done.
     """
 
     def __init__(self, root: Path) -> None:
         self.root = root
 
     def collect(self) -> Iterable[Metric]:
-        files: list[str] = []
-        for role in ROLES:
-            folder = self.root / role
-            if not folder.is_dir():
-                continue
-            self._forget_dead(folder)
-            files.extend(str(p) for p in folder.glob("*.db"))
-        return multiprocess.MultiProcessCollector.merge(files, accumulate=True)
-
-    @staticmethod
-    def _forget_dead(folder: Path) -> None:
-        for path in folder.glob("gauge_live*_*.db"):
-            match = _LIVE_FILE.match(path.name)
-            if match and not _alive(int(match.group(1))):
-                multiprocess.mark_process_dead(int(match.group(1)), str(folder))
+        folders = [self.root / role for role in ROLES]
+        folders = [folder for folder in folders if folder.is_dir()]
+        for folder in folders:
+            metrics_fold.fold_ended(folder)
+        with ExitStack() as stack:
+            for folder in folders:  # always in this order: no deadlock
+                stack.enter_context(metrics_fold.locked(folder, exclusive=False))
+            files = [
+                str(path)
+                for folder in folders
+                for path in folder.glob("*.db")
+                if metrics_fold.readable(path)
+            ]
+            return multiprocess.MultiProcessCollector.merge(files, accumulate=True)
 
 
 class DatabaseCollector(Collector):
@@ -76,6 +69,7 @@ class DatabaseCollector(Collector):
         try:
             yield from self._orders()
             yield from self._heartbeats()
+            yield from queue_metrics()
         except Exception:  # the database is down: /health says so, metrics go on
             logger.exception("metrics could not read the database")
 
@@ -111,7 +105,7 @@ class DatabaseCollector(Collector):
         yield oldest
 
     def _heartbeats(self) -> Iterator[Metric]:
-        within = int(settings.TRANSFORMSVC["WORKER_SEEN_WITHIN"])
+        within = service().worker_seen_within
         now = timezone.now()
         beats = WorkerHeartbeat.objects.aggregate(newest=Max("seen_at"))
         alive = WorkerHeartbeat.objects.filter(

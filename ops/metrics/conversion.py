@@ -1,4 +1,4 @@
-"""What the converter pool (documents/convert, LibreOffice) reports, as metrics.
+"""What the converter pool (engines/convert, LibreOffice) reports, as metrics.
 
 The pool is an engine: it imports neither Django nor prometheus-client, nor this
 module. It accepts an observer with the three methods of `PoolObserver` (a
@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
-from ops.metrics.families import (
+from transformsvc.metrics import (
     CONVERSION_INSTANCES,
     CONVERSION_RESTARTS,
     CONVERSION_TIMEOUTS,

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import connections
 from django.http import HttpRequest, HttpResponseBase
 
-from ops.metrics.families import (
+from transformsvc.metrics import (
     DB_POOL_CONNECTIONS,
     DB_POOL_WAITING,
     HTTP_DURATION,

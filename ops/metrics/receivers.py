@@ -16,7 +16,7 @@ from django.db.models.signals import post_save
 from jobs import registry
 from jobs.models import OrderBase
 from jobs.signals import order_ended
-from ops.metrics.families import (
+from transformsvc.metrics import (
     ORDER_PROCESSING,
     ORDER_QUEUED,
     ORDERS_CREATED,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hmac
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
@@ -16,11 +15,12 @@ from django.views.decorators.http import require_GET
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 
 from ops.metrics.collectors import exposition
+from transformsvc.conf import service
 from transformsvc.problems import problem_response
 
 
 def _authorised(request: HttpRequest) -> bool:
-    key = str(settings.TRANSFORMSVC.get("METRICS_KEY") or "")
+    key = str(service().metrics_key or "")
     if not key:
         return True
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")

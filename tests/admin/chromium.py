@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import mimetypes
 import os
 import shutil
 import subprocess
@@ -155,3 +156,122 @@ class Chromium:
         os.close(self._write)
         os.close(self._read)
         shutil.rmtree(self.profile, ignore_errors=True)
+
+
+KEYS = {"ArrowRight": 39, "ArrowLeft": 37, "PageDown": 34, "PageUp": 33}
+KEYS |= {"End": 35, "Home": 36}
+
+
+def _static(path: str) -> dict[str, Any] | None:
+    """A static file's answer, found as `collectstatic` would find it (the
+    tests run without collecting); None for other paths."""
+    from django.conf import settings
+    from django.contrib.staticfiles import finders
+
+    prefix = "/" + settings.STATIC_URL.lstrip("/")
+    if not path.startswith(prefix):
+        return None
+    found = finders.find(path[len(prefix) :].split("?", 1)[0])
+    if not found:
+        return {"responseCode": 404, "body": ""}
+    kind = mimetypes.guess_type(str(found))[0] or "application/octet-stream"
+    return {
+        "responseCode": 200,
+        "responseHeaders": [{"name": "Content-Type", "value": kind}],
+        "body": base64.b64encode(Path(str(found)).read_bytes()).decode(),
+    }
+
+
+class ServedChromium(Chromium):
+    """A Chromium whose every request is answered by a Django test client, in
+    this process (DevTools' Fetch domain): pages read the test's own database,
+    inside its transaction, with no server to start. `served` lists the paths
+    asked for, in order."""
+
+    HOST = "http://testserver"
+
+    def __init__(self, width: int = 1400, height: int = 900) -> None:
+        self.client: Any = None
+        self.served: list[str] = []
+        self._fulfilled = 1_000_000  # ids of our own answers, apart from call()'s
+        super().__init__(width, height)
+        self.call("Fetch.enable", session=True, patterns=[{"urlPattern": "*"}])
+
+    def _receive(self, timeout: float) -> dict[str, Any]:
+        while True:
+            message = super()._receive(timeout)
+            if message.get("method") != "Fetch.requestPaused":
+                return message
+            self._answer(message["params"])
+
+    def _answer(self, paused: dict[str, Any]) -> None:
+        url = paused["request"]["url"]
+        self._fulfilled += 1
+        reply: dict[str, Any] = {"id": self._fulfilled, "sessionId": self.session}
+        if not url.startswith(self.HOST + "/") or self.client is None:
+            reply |= {
+                "method": "Fetch.failRequest",
+                "params": {"requestId": paused["requestId"], "errorReason": "Failed"},
+            }
+            self._send(reply)
+            return
+        path = url[len(self.HOST) :]
+        self.served.append(path)
+        static = _static(path)
+        if static is not None:
+            reply |= {"method": "Fetch.fulfillRequest", "params": static}
+            reply["params"]["requestId"] = paused["requestId"]
+            self._send(reply)
+            return
+        response = self.client.generic(paused["request"]["method"], path)
+        if response.streaming:
+            # Read to its end, the client closes it (a second close() would
+            # send request_finished again, which closes the test's connection).
+            body = b"".join(response.streaming_content)
+        else:
+            body = response.content
+        reply |= {
+            "method": "Fetch.fulfillRequest",
+            "params": {
+                "requestId": paused["requestId"],
+                "responseCode": response.status_code,
+                "responseHeaders": [
+                    {"name": k, "value": v} for k, v in response.items()
+                ],
+                "body": base64.b64encode(body).decode(),
+            },
+        }
+        self._send(reply)
+
+    def open(self, path: str) -> None:
+        """Navigate to `path` of the test client's site and wait for its load."""
+        self.viewport(self.height)
+        self.events.clear()
+        self.call("Page.navigate", session=True, url=self.HOST + path)
+        self.wait_for("Page.loadEventFired")
+
+    def until(self, expression: str, timeout: float = 20) -> Any:
+        """Wait until the page's `expression` is truthy; returns its value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = self.evaluate(expression)
+            if value or time.monotonic() > deadline:
+                return value
+            time.sleep(0.05)
+
+    def press(self, key: str) -> None:
+        code = KEYS.get(key, 0)
+        for kind in ("rawKeyDown", "keyUp"):
+            self.call(
+                "Input.dispatchKeyEvent",
+                session=True,
+                type=kind,
+                key=key,
+                code=key,
+                windowsVirtualKeyCode=code,
+            )
+
+    def screenshot(self) -> bytes:
+        """The viewport as PNG bytes."""
+        shot = self.call("Page.captureScreenshot", session=True, format="png")
+        return base64.b64decode(shot["data"])

@@ -55,4 +55,5 @@ def build(api: ClientApi, *, full: bool = True) -> dataset.Dataset:
     dataset.add_endings(api, data)
     api.workers = False
     dataset.add_queued(api, data)
+    dataset.add_lost(api, data)
     return data

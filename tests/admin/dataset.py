@@ -339,6 +339,29 @@ def add_queued(api: Api, data: Dataset) -> None:
     data.cancelled.append(cancelled)
 
 
+def add_lost(api: Api, data: Dataset) -> None:
+    """With no worker running: an order whose worker died twice, as the recovery
+    finds it (PROCESSING since long ago, two attempts) and fails it: the one kind
+    of failure in the set that a retry can cure (worker_lost)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from jobs.recovery import reap_stale_orders
+    from orders.models import TransformationOrder
+
+    as_owner(api, "Invoice 1042")
+    order_id, state = transformation(api, [element(data.documents["Invoice 1042"])])
+    assert state == "QUEUED", state
+    long_ago = timezone.now() - timedelta(days=1)
+    TransformationOrder.objects.filter(pk=order_id).update(
+        state="PROCESSING", started_at=long_ago, attempts=2
+    )
+    assert reap_stale_orders() >= 1
+    assert TransformationOrder.objects.get(pk=order_id).error_category == "worker_lost"
+    data.failed.append(order_id)
+
+
 def spread_over_days(days: int = 21, seed: int = 7) -> None:
     """Move the orders (and their input rows) back in time over `days`, keeping
     their durations, so per-day charts have days to show. Run after the API made

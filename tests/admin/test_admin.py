@@ -85,15 +85,27 @@ def test_staff_retry_cancel_and_delete_orders_as_the_api_would(
     client: Client,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    failed = TransformationOrder.objects.filter(state="FAILED").first()
-    assert failed is not None
+    # A retry is offered for what it can cure (a worker that died), not for a
+    # damaged input, which would fail the same way again.
+    failed = TransformationOrder.objects.get(error_category="worker_lost")
+    damaged = TransformationOrder.objects.filter(
+        state="FAILED", error_category="damaged_input"
+    ).first()
+    assert damaged is not None
+    assert "Retry as a new order" in html(staff, change(ORDERS, failed.pk))
+    page = html(staff, change(ORDERS, damaged.pk))
+    assert "Retry as a new order" not in page
+    assert "Not offered for retry" in page and "Damaged input" in page
     with django_capture_on_commit_callbacks(execute=False):
         response = staff.post(
-            ORDERS, {"action": "retry_selected", "_selected_action": [failed.pk]}
+            ORDERS,
+            {"action": "retry_selected", "_selected_action": [failed.pk, damaged.pk]},
         )
+        assert staff.post(change(ORDERS, damaged.pk, "retry/")).status_code == 302
     assert response.status_code == 302
     retry = TransformationOrder.objects.get(retry_of=failed)
     assert retry.state == "QUEUED" and retry.request == failed.request
+    assert not TransformationOrder.history.filter(retry_of=damaged).exists()
     assert change(ORDERS, retry.pk) in html(staff, change(ORDERS, failed.pk))
 
     queued = small.queued[0]
@@ -114,14 +126,19 @@ def test_staff_retry_cancel_and_delete_orders_as_the_api_would(
 
 
 def test_staff_delete_documents_as_the_api_would_and_see_pictures_in_token_mode(
-    staff: Any, small: Dataset, client: Client, settings: Any
+    staff: Any,
+    small: Dataset,
+    client: Client,
+    settings: Any,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     image = small.documents["Chart scan"]
     rendition = Document.objects.get(rendition_of_id=image)
     files = [stored_file(image), stored_file(rendition.pk)]
     warning = html(staff, change(DOCUMENTS, image, "delete/"))
     assert "its PDF rendition" in warning and "file is removed" in warning
-    staff.post(change(DOCUMENTS, image, "delete/"), {"post": "yes"})
+    with django_capture_on_commit_callbacks(execute=True):  # files go at commit
+        staff.post(change(DOCUMENTS, image, "delete/"), {"post": "yes"})
     assert client.get(f"/documents/{quote(image, safe='')}").status_code == 404
     assert not any(Path(f).exists() for f in files)
     assert {image, rendition.pk} <= set(

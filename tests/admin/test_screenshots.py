@@ -99,6 +99,12 @@ def pages(data: dataset.Dataset) -> dict[str, str]:
         "17-delete-document": admin_url(Document, report, "delete/"),
         "18-delete-order": admin_url(TransformationOrder, merge.pk, "delete/"),
         "19-deleted-orders": "/admin/orders/transformationorder/?deleted=yes",
+        "20-viewer-search": admin_url(Document, report, "viewer/?page=2&q=figure"),
+        "21-viewer-redaction": admin_url(
+            Document,
+            redacted.request["annotations"]["annotations"][0]["documentId"]["id"],
+            f"viewer/?order={redacted.pk}",
+        ),
     }
 
 
@@ -144,5 +150,5 @@ def test_admin_pages_in_chromium(tmp_path: Path, django_user_model: Any) -> None
         finally:
             browser.close()
     shots = sorted(OUT.glob("*.png"))
-    assert len(shots) >= 19
+    assert len(shots) >= 21
     assert all(p.stat().st_size > 20_000 for p in shots), [p.name for p in shots]

@@ -4,6 +4,7 @@ it: save annotations on a document, get them back, change and remove them."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -50,18 +51,20 @@ def test_an_annotation_without_id_gets_one(client: Any, doc: str) -> None:
     assert store(client, "get", doc).json()["annotations"] == [saved]
 
 
-def test_update_replaces_by_id_and_unknown_ids_are_404(client: Any, doc: str) -> None:
+def test_post_saves_or_updates_by_id(client: Any, doc: str) -> None:
     store(client, "put", doc, {"annotations": [HIGHLIGHT]})
     moved = {**HIGHLIGHT, "position": {"x": 110, "y": 200, "w": 150, "h": 20}}
     response = store(client, "post", doc, {"annotations": [moved]})
     assert response.status_code == 200
     [back] = store(client, "get", doc).json()["annotations"]
     assert back["position"]["x"] == 110
-    missing = store(
-        client, "post", doc, {"annotations": [{**moved, "id": {"id": "nope"}}]}
+    # An id not stored yet is saved, as the original saves or updates.
+    added = store(
+        client, "post", doc, {"annotations": [{**moved, "id": {"id": "new"}}]}
     )
-    assert missing.status_code == 404
-    assert "nope" in missing.json()["detail"]
+    assert added.status_code == 200
+    ids = [a["id"]["id"] for a in store(client, "get", doc).json()["annotations"]]
+    assert sorted(ids) == ["annot-001", "new"]
 
 
 def test_put_with_a_stored_id_replaces_it(client: Any, doc: str) -> None:
@@ -142,10 +145,9 @@ def test_policy_says_what_the_server_allows(client: Any, doc: str) -> None:
 
 
 def test_policy_reasons_come_from_the_settings(client: Any, settings: Any) -> None:
-    settings.TRANSFORMSVC = {
-        **settings.TRANSFORMSVC,
-        "REDACT_REASONS": [("PII", "Personal data")],
-    }
+    settings.SERVICE = replace(
+        settings.SERVICE, redact_reasons=(("PII", "Personal data"),)
+    )
     body = client.get("/annotation/policy").json()
     assert body["availableRedactReasons"] == [
         {"symbolicName": "PII", "displayName": {"en": "Personal data"}}

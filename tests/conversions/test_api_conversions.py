@@ -98,15 +98,46 @@ def test_pages_convert_to_images_one_per_page(
     assert "page 2" in seen
 
 
-def test_an_impossible_conversion_fails_with_a_message(
-    convert: Callable[..., dict[str, Any]],
+@pytest.mark.parametrize("fmt", ["mp4", "docx", "xlsx"])
+def test_a_conversion_the_document_cannot_give_is_refused_with_its_choices(
+    client: Any,
     uploaded: Callable[..., str],
     make_pdf: Callable[..., bytes],
+    fmt: str,
 ) -> None:
-    order = convert(uploaded(make_pdf(1)), "mp4")
-    assert order["currentState"] == "FAILED"
-    assert "cannot be converted to mp4" in order["errorMessage"]
-    assert "/tmp" not in order["errorMessage"]
+    doc_id = uploaded(make_pdf(1))
+    refused = client.post(
+        "/conversions",
+        data={"documentId": doc_id, "format": fmt},
+        content_type="application/json",
+    )
+    assert refused.status_code == 400
+    problem = refused.json()
+    assert problem["code"] == "conversion_impossible"
+    assert problem["errors"]["format"] == [
+        f"document {doc_id!r} (pdf) cannot be converted to {fmt}; "
+        "it converts to: pdf, txt, png, jpg"
+    ]
+    assert not ConversionOrder.objects.filter(document_id=doc_id).exists()
+
+
+def test_a_container_is_refused_page_formats_and_told_to_convert_its_parts(
+    client: Any, uploaded: Callable[..., str], make_pdf: Callable[..., bytes]
+) -> None:
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("a.pdf", make_pdf(1))
+    doc_id = uploaded(archive.getvalue())
+    refused = client.post(
+        "/conversions",
+        data={"documentId": doc_id, "format": "pdf"},
+        content_type="application/json",
+    )
+    assert refused.status_code == 400
+    assert (
+        "(a container: convert its parts); it converts to: zip"
+        in (refused.json()["errors"]["format"][0])
+    )
 
 
 def test_bad_conversion_requests_are_refused_before_queueing(
@@ -119,7 +150,11 @@ def test_bad_conversion_requests_are_refused_before_queueing(
         content_type="application/json",
     )
     assert unknown_format.status_code == 400
-    assert "format" in unknown_format.json()["errors"]
+    assert unknown_format.json()["errors"]["format"] == [
+        "unknown format 'nosuchformat'; one of: pdf, txt, png, jpg, docx, odt, doc, "
+        "rtf, html, xlsx, ods, xls, csv, pptx, odp, ppt (what a document converts "
+        "to depends on its own format)"
+    ]
     unknown_doc = client.post(
         "/conversions",
         data={"documentId": "missing", "format": "pdf"},
@@ -215,7 +250,10 @@ def test_a_delete_racing_a_conversion_that_links_its_result_succeeds(
 
 
 def test_a_document_deleted_while_converted_fails_its_order_saying_so(
-    client: Any, uploaded: Callable[..., str], make_pdf: Callable[..., bytes]
+    client: Any,
+    uploaded: Callable[..., str],
+    make_pdf: Callable[..., bytes],
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     doc_id = uploaded(make_pdf(2))
     response = client.post(
@@ -231,7 +269,9 @@ def test_a_document_deleted_while_converted_fails_its_order_saying_so(
         # The worker has read the document's row; its user deletes it now.
         if not deleted and sql.startswith('SELECT "documents_document"'):
             deleted.append(True)
-            document_delete(document_id=doc_id)
+            # Its files go once the rows' deletion commits.
+            with django_capture_on_commit_callbacks(execute=True):
+                document_delete(document_id=doc_id)
         return answer
 
     with connection.execute_wrapper(delete_once_read):

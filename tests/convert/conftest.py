@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from documents.convert import Limits
+from engines.convert import Limits
 
 CORPUS_OFFICE = Path(__file__).resolve().parents[2].parent / "shared" / "corpus-office"
 
@@ -32,7 +32,7 @@ def office_pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """Two instances (this machine has two cores), shared by every test."""
     if not office_available():
         pytest.skip("LibreOffice (soffice) or python3-uno is not installed")
-    from documents.convert.office import OfficePool, PoolSettings
+    from engines.convert.office import OfficePool, PoolSettings
 
     workdir = tmp_path_factory.mktemp("office-pool")
     pool = OfficePool(PoolSettings(size=2, timeout=60, workdir=str(workdir)))

@@ -100,6 +100,6 @@ def leftovers(pids: list[int], marker: str) -> list[str]:
 
 def tree(pid: int) -> list[int]:
     """`pid` and its descendants."""
-    from documents.convert.office.procs import descendants
+    from engines.convert.office.procs import descendants
 
     return [pid, *descendants(pid)]

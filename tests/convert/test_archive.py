@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from documents.convert import (
+from engines.convert import (
     Container,
     EncryptedDocument,
     Family,
@@ -19,7 +19,7 @@ from documents.convert import (
     detect,
     unpack,
 )
-from documents.pdf.types import UnsupportedDocument
+from engines.errors import UnsupportedDocument
 
 
 def make_zip(
@@ -44,7 +44,9 @@ def open_zip(
     return unpack(str(path), detected, str(out), limits or Limits(), depth=depth)
 
 
-def test_entries_are_numbered_from_one_without_directories(tmp_path: Path) -> None:
+def test_entries_are_numbered_from_one_and_directories_take_no_number(
+    tmp_path: Path,
+) -> None:
     path = make_zip(
         tmp_path / "a.zip",
         {
@@ -57,15 +59,31 @@ def test_entries_are_numbered_from_one_without_directories(tmp_path: Path) -> No
 
     container = open_zip(path, tmp_path)
 
-    assert [(p.index, p.name, p.role, p.size) for p in container.parts] == [
-        (1, "one.txt", "entry", 5),
-        (2, "two.pdf", "entry", 5),
-        (3, "three.csv", "entry", 3),
+    # The folder is one part, a ZIP of what it holds, numbered where it first
+    # appears; the root's files are parts of their own.
+    assert [(p.index, p.name, p.role) for p in container.parts] == [
+        (1, "docs", "folder"),
+        (2, "two.pdf", "entry"),
     ]
-    assert Path(container.parts[0].path).read_bytes() == b"first"
+    with zipfile.ZipFile(container.parts[0].path) as folder:
+        assert folder.namelist() == ["one.txt", "sub/three.csv"]
+        assert folder.read("one.txt") == b"first"
+    assert Path(container.parts[1].path).read_bytes() == b"%PDF-"
 
 
-def test_entry_names_never_become_paths(tmp_path: Path) -> None:
+def test_folders_stay_flat_where_nesting_would_pass_the_depth_limit(
+    tmp_path: Path,
+) -> None:
+    path = make_zip(tmp_path / "a.zip", {"docs/one.txt": b"first", "two.pdf": b"x"})
+    limits = Limits()
+    container = open_zip(path, tmp_path, depth=limits.max_depth - 1)
+    assert [(p.name, p.role) for p in container.parts] == [
+        ("docs/one.txt", "entry"),
+        ("two.pdf", "entry"),
+    ]
+
+
+def test_entry_names_keep_their_folders_but_never_become_paths(tmp_path: Path) -> None:
     path = make_zip(
         tmp_path / "evil.zip",
         {
@@ -78,12 +96,9 @@ def test_entry_names_never_become_paths(tmp_path: Path) -> None:
 
     container = open_zip(path, tmp_path)
 
-    assert [p.name for p in container.parts] == [
-        "passwd",
-        "path.txt",
-        "evil.exe",
-        "exe.pdf",
-    ]
+    # Folders become parts named as people know them, never climbing out of
+    # the archive; the files on disk are numbered, whatever the names say.
+    assert [p.name for p in container.parts] == ["etc", "abs", "C_", "exe.pdf"]
     assert sorted(os.listdir(tmp_path / "parts-0")) == [
         "part-0001",
         "part-0002",

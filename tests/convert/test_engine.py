@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from documents.convert import (
+from engines.convert import (
     Detected,
     Family,
     OfficeUnavailable,
@@ -15,7 +15,7 @@ from documents.convert import (
     to_pdf,
     unpack,
 )
-from documents.pdf.types import UnsupportedDocument
+from engines.errors import UnsupportedDocument
 from tests.convert import files
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from documents.convert import (
+from engines.convert import (
     ConversionFailed,
     EncryptedDocument,
     Family,
@@ -20,7 +20,7 @@ from documents.convert import (
     to_pdf,
     unpack,
 )
-from documents.pdf.types import UnsupportedDocument
+from engines.errors import UnsupportedDocument
 from tests.convert import files, hostile
 from tests.convert.helpers import pdf_text
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pymupdf
 
-from documents.convert import Limits, detect, to_pdf
-from documents.convert.markup import sanitize
+from engines.convert import Limits, detect, to_pdf
+from engines.convert.markup import sanitize
 from tests.convert.files import png_bytes
 from tests.convert.helpers import pdf_text, recording_server
 

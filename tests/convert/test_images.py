@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from documents.convert import LimitExceeded, Limits, Rendition, detect, to_pdf
-from documents.pdf.types import UnsupportedDocument
+from engines.convert import LimitExceeded, Limits, Rendition, detect, to_pdf
+from engines.errors import UnsupportedDocument
 
 
 def convert(path: Path, limits: Limits | None = None) -> Rendition:

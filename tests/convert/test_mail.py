@@ -5,13 +5,20 @@ from __future__ import annotations
 import os
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from documents.convert import Container, Family, LimitExceeded, Limits, detect, unpack
-from documents.pdf.types import UnsupportedDocument
+from engines.convert import Container, Family, LimitExceeded, Limits, detect, unpack
+from engines.errors import UnsupportedDocument
 from tests.convert import files
 from tests.convert.helpers import pdf_text, recording_server
+
+
+def _pdf(part: Any) -> str:
+    """The PDF of an e-mail's message part (the part itself is its HTML)."""
+    assert part.rendition is not None
+    return str(part.rendition.path)
 
 
 def open_mail(path: Path, tmp_path: Path, limits: Limits | None = None) -> Container:
@@ -77,7 +84,7 @@ def test_a_rich_message_is_rendered_with_its_headers_and_attachments(
         (2, "notes.txt", "attachment"),
         (3, "Forwarded thing.eml", "attachment"),
     ]
-    text = pdf_text(body.path)
+    text = pdf_text(_pdf(body))
     for words in (
         "Quarterly figures — résumé",
         "Élodie Martin <elodie@example.org>",
@@ -102,7 +109,7 @@ def test_the_inline_image_is_drawn_not_attached(tmp_path: Path) -> None:
     path.write_bytes(bytes(rich_message("http://127.0.0.1:9/x.png")))
     container = open_mail(path, tmp_path)
 
-    with pymupdf.open(container.parts[0].path) as doc:
+    with pymupdf.open(_pdf(container.parts[0])) as doc:
         assert len(doc[0].get_images()) == 1
     assert all(not p.name.endswith(".png") for p in container.parts)
 
@@ -115,7 +122,7 @@ def test_a_plain_text_message_keeps_its_lines(tmp_path: Path) -> None:
     path = tmp_path / "plain.eml"
     path.write_bytes(bytes(message))
 
-    text = pdf_text(open_mail(path, tmp_path).parts[0].path)
+    text = pdf_text(_pdf(open_mail(path, tmp_path).parts[0]))
 
     assert "First line" in text and "Second line" in text
     assert text.split().count("token59") == 1
@@ -140,7 +147,7 @@ def test_attachments_beyond_the_limit_are_left_out_with_a_note(tmp_path: Path) -
         "300 of the 500 attachments are not shown: the limit is 200 attachments per message.",
     )
     assert "300 of the 500 attachments are not shown" in pdf_text(
-        container.parts[0].path
+        _pdf(container.parts[0])
     )
 
 
@@ -169,7 +176,7 @@ def test_malformed_mime_gives_a_clean_result(tmp_path: Path, raw: bytes) -> None
     container = open_mail(path, tmp_path)
 
     assert container.parts[0].rendition is not None
-    assert pdf_text(container.parts[0].path).strip()
+    assert pdf_text(_pdf(container.parts[0])).strip()
 
 
 def test_a_deeply_nested_mime_tree_is_refused(tmp_path: Path) -> None:
@@ -211,7 +218,7 @@ def test_an_outlook_message_is_rendered_with_its_attachments(tmp_path: Path) -> 
         (1, "menu.txt"),
         (2, "evil.bat"),
     ]
-    text = pdf_text(container.parts[0].path)
+    text = pdf_text(_pdf(container.parts[0]))
     assert "Lunch plans zeppelin" in text and "HTML body with saffron" in text
     assert (
         "Alice Example <alice@example.org>" in text
@@ -226,5 +233,22 @@ def test_part_files_are_named_by_the_engine_only(tmp_path: Path) -> None:
 
     container = open_mail(path, tmp_path)
 
-    assert sorted(os.listdir(tmp_path / "parts")) == [f"part-{n:04d}" for n in range(4)]
+    # Part 0 is the message as HTML, with its PDF beside it.
+    assert sorted(os.listdir(tmp_path / "parts")) == [
+        "part-0000",
+        "part-0000.pdf",
+        *(f"part-{n:04d}" for n in range(1, 4)),
+    ]
     assert all(Path(p.path).parent == tmp_path / "parts" for p in container.parts)
+
+
+def test_the_message_part_is_a_self_contained_html_page(tmp_path: Path) -> None:
+    path = tmp_path / "mail"
+    path.write_bytes(bytes(rich_message("http://127.0.0.1:9/x.png")))
+    body = open_mail(path, tmp_path).parts[0]
+    assert body.declared_type == "text/html" and body.name.endswith(".html")
+    page = Path(body.path).read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "<style>" in page
+    # The inline image travels with the page; the remote one is never named.
+    assert 'src="data:image/' in page and "127.0.0.1:9" not in page
+    assert "Quarterly figures" in page

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from documents.convert import Limits, OfficePool, PoolSettings, detect, to_pdf
-from documents.convert.office.instance import namespace_prefix
+from engines.convert import Limits, OfficePool, PoolSettings, detect, to_pdf
+from engines.convert.office.instance import namespace_prefix
 from tests.convert import hostile
 from tests.convert.helpers import pdf_text, recording_server
 

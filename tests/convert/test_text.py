@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from documents.convert import (
+from engines.convert import (
     ConversionTimeout,
     Detected,
     Family,
@@ -15,7 +15,7 @@ from documents.convert import (
     detect,
     to_pdf,
 )
-from documents.convert.text import PAGE_HEIGHT, PAGE_WIDTH, wrap
+from engines.convert.text import PAGE_HEIGHT, PAGE_WIDTH, wrap
 from tests.convert.helpers import page_sizes, pdf_text
 
 
@@ -135,7 +135,7 @@ def test_bytes_in_no_known_encoding_are_refused_or_rendered(tmp_path: Path) -> N
     if detected.family.value == "text":
         assert to_pdf(str(source), detected, str(dest), Limits()).page_count >= 1
     else:
-        from documents.pdf.types import UnsupportedDocument
+        from engines.errors import UnsupportedDocument
 
         with pytest.raises(
             UnsupportedDocument, match="not one the service can convert"

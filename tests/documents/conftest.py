@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlencode
 
@@ -14,11 +15,11 @@ def allow(settings: Any) -> Callable[..., None]:
     """Set the documentUrl allowlist (empty at first) and other service limits."""
 
     def _allow(*hosts: str, **limits: Any) -> None:
-        settings.TRANSFORMSVC = {
-            **settings.TRANSFORMSVC,
-            "URL_ALLOWLIST": list(hosts),
-            **limits,
-        }
+        settings.SERVICE = replace(
+            settings.SERVICE,
+            url_allowlist=hosts,
+            **{name.lower(): value for name, value in limits.items()},
+        )
 
     _allow()
     return _allow

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pymupdf
@@ -131,7 +132,7 @@ def test_a_2000_page_search_answers_in_budgeted_steps_that_add_up(
     client: Any, uploaded: Callable[..., str], long_pdf: bytes, settings: Any
 ) -> None:
     doc_id = uploaded(long_pdf)
-    settings.TRANSFORMSVC = {**settings.TRANSFORMSVC, "SEARCH_BUDGET": 0.05}
+    settings.SERVICE = replace(settings.SERVICE, search_budget=0.05)
     found: dict[str, Any] = {}
     start, calls = 0, 0
     while True:
@@ -153,7 +154,7 @@ def test_a_2000_page_search_answers_in_budgeted_steps_that_add_up(
 def test_the_result_cap_cuts_a_search_too(
     client: Any, uploaded: Callable[..., str], report: str, settings: Any
 ) -> None:
-    settings.TRANSFORMSVC = {**settings.TRANSFORMSVC, "SEARCH_MAX_RESULTS": 1}
+    settings.SERVICE = replace(settings.SERVICE, search_max_results=1)
     body = client.get(doc_url(report, "/search", searchText="café")).json()
     assert body["searchStatus"] == "PARTIAL"
     assert list(body["pagesResults"]) == ["0"] and body["lastPageSearched"] == 0

@@ -182,11 +182,15 @@ def test_bad_boolean_is_400(
 
 
 def test_delete_removes_the_document_and_its_file_then_answers_404(
-    client: Any, uploaded: Callable[..., str], make_pdf: Callable[..., bytes]
+    client: Any,
+    uploaded: Callable[..., str],
+    make_pdf: Callable[..., bytes],
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     doc_id = uploaded(make_pdf(1))
     path = Document.objects.get(pk=doc_id).file.path
-    assert client.delete(doc_url(doc_id)).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):  # files go at commit
+        assert client.delete(doc_url(doc_id)).status_code == 200
     assert client.get(doc_url(doc_id)).status_code == 404
     import os
 
@@ -254,7 +258,8 @@ def test_an_image_upload_keeps_the_original_and_gets_a_pdf_rendition(
     body = client.get(f"/transformations/{order.json()['transformationOrderId']['id']}")
     assert body.json()["currentState"] == "PROCESSED", body.json()["errorMessage"]
     renditions = list(Document.objects.get(pk=doc_id).renditions.all())
-    assert client.delete(doc_url(doc_id)).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):  # files go at commit
+        assert client.delete(doc_url(doc_id)).status_code == 200
     import os
 
     assert not any(os.path.exists(r.file.path) for r in renditions)

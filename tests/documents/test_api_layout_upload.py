@@ -58,7 +58,7 @@ def test_a_json_layout_registers_a_document_without_content(client: Any) -> None
         (842, 595, 90, 150),
     ]
     assert client.get(doc_url("my-doc-id"))["Content-Type"] == "application/json"
-    assert client.get(doc_url("my-doc-id", "/check")).status_code == 404
+    assert client.get(doc_url("my-doc-id", "/check")).status_code == 200
     text = client.get(doc_url("my-doc-id", "/pages/0/text", searchText="x"))
     assert text.status_code == 415 and "layout" in text.json()["detail"]
     assert client.get(doc_url("my-doc-id", "/file")).status_code == 404

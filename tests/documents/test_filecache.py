@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -44,7 +45,7 @@ def test_a_file_is_copied_down_once_and_its_mtime_survives_reads(
 def test_least_recently_used_files_go_first_but_not_those_in_use(
     tmp_path: Any, settings: Any
 ) -> None:
-    settings.TRANSFORMSVC = {**settings.TRANSFORMSVC, "ORDER_TIMEOUT": 60}
+    settings.SERVICE = replace(settings.SERVICE, order_timeout=60)
     paths = [
         filecache.local_copy(stored(tmp_path, f"documents/{n}", b"y" * 1000))
         for n in range(3)

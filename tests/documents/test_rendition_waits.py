@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -27,7 +28,7 @@ def _pending(doc_id: str) -> None:
 
 @pytest.fixture
 def short_wait(settings: Any) -> None:
-    settings.TRANSFORMSVC = {**settings.TRANSFORMSVC, "RENDITION_WAIT": 0.3}
+    settings.SERVICE = replace(settings.SERVICE, rendition_wait=0.3)
 
 
 def test_readers_answer_503_while_the_conversion_runs_past_the_wait(

@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
-from documents import fetch
+from engines import fetch
 from tests.conftest import make_pdf_bytes
 from tests.documents.conftest import post_url
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -90,7 +91,7 @@ def test_an_error_is_not_kept_and_keys_belong_to_their_owner(
 def test_an_expired_key_does_the_work_again(
     client: Any, settings: Any, make_pdf: Callable[..., bytes]
 ) -> None:
-    settings.TRANSFORMSVC = {**settings.TRANSFORMSVC, "IDEMPOTENCY_TTL": 0}
+    settings.SERVICE = replace(settings.SERVICE, idempotency_ttl=0)
     data = make_pdf(1)
     assert upload(client, data, "old").json() != upload(client, data, "old").json()
 

@@ -3,6 +3,7 @@ the tests (tests/toykind): registered by its own app, with no edit in jobs/."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -106,7 +107,7 @@ def test_a_timed_out_order_fails_with_the_limit_and_the_timeout_goes_on() -> Non
 
 
 def test_the_queue_limit_counts_every_kind(settings: Any) -> None:
-    settings.TRANSFORMSVC = {**settings.TRANSFORMSVC, "MAX_QUEUED": 2}
+    settings.SERVICE = replace(settings.SERVICE, max_queued=2)
     _queued("a", "toy-a")
     lifecycle.ensure_capacity()
     _queued("b", "toy-b")
@@ -131,3 +132,26 @@ def test_a_real_qcluster_times_out_a_toy_order_and_goes_on(tmp_path: Path) -> No
     assert ends[0]["errorMessage"] == "timed out after 2 s"
     assert ends[1]["currentState"] == "PROCESSED", ends[1]
     assert ToyOrder.objects.get(pk=ids[1]).result == "AFTER"
+
+
+@override_settings(ROOT_URLCONF=TOY_URLS)
+def test_a_deleted_or_cancelled_order_is_a_404_that_says_so_and_when(
+    client: Any,
+) -> None:
+    from jobs.services import order_remove
+
+    ended = _queued("hello", "toy-ended")
+    ToyOrder.objects.filter(pk=ended.pk).update(
+        state=State.PROCESSED, processed_at=ended.queued_at
+    )
+    ended.refresh_from_db()
+    order_remove(ended)
+    order_remove(_queued("hello", "toy-queued"))
+
+    deleted = client.get("/toys/toy-ended").json()
+    assert deleted["status"] == 404 and deleted["code"] == "order_deleted"
+    assert "was deleted on" in deleted["detail"]
+    cancelled = client.get("/toys/toy-queued").json()
+    assert "was cancelled (deleted before it ended) on" in cancelled["detail"]
+    unknown = client.get("/toys/never").json()
+    assert unknown["detail"] == "no toy order with id 'never'"

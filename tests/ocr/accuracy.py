@@ -17,8 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from documents.pdf import text
-from documents.pdf.types import SearchQuery
+from engines.pdf import text
+from engines.pdf.types import SearchQuery
 from tests.ocr.scans import Scan, overlap
 
 GOOD_OVERLAP = 0.5

@@ -8,7 +8,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from documents.pdf import text
+from engines.pdf import text
 from tests.ocr.scans import Scan, scan_page, text_pdf
 
 PARAGRAPHS = (

@@ -10,6 +10,7 @@ pdftotext) can be looked for on the scan.
 from __future__ import annotations
 
 import io
+import random
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ import numpy as np
 import pymupdf
 from PIL import Image, ImageFilter
 
-from documents.pdf.types import Box
+from engines.pdf.types import Box
 
 
 @dataclass(frozen=True)
@@ -132,3 +133,68 @@ def overlap(found: Box, truth: Box) -> float:
     inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
     union = found.w * found.h + truth.w * truth.h - inter
     return inter / union if union > 0 else 0.0
+
+
+_DENSE_WORDS = (
+    "income tax return nonresident alien schedule line enter amount treaty "
+    "benefits withholding credit payment refund dependent deduction itemized "
+    "standard section resident election statement exemption wages salaries "
+    "interest dividends capital gains business partnership estate trust "
+    "scholarship fellowship grant instructions complete attach form report "
+    "effectively connected united states source gross adjusted total taxable"
+).split()
+
+
+def dense_pdf(path: Path, *, columns: int = 3, size: float = 8, seed: int = 0) -> Path:
+    """A US-letter page of small Helvetica text in `columns` columns, the page
+    full (like a page of tax instructions), words drawn from a fixed list."""
+    rng = random.Random(seed)
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    gutter, margin = 14, 36
+    width = (612 - 2 * margin - gutter * (columns - 1)) / columns
+    for column in range(columns):
+        left = margin + column * (width + gutter)
+        rect = pymupdf.Rect(left, margin, left + width, 792 - margin)
+        writer = pymupdf.TextWriter(page.rect)
+        sentences = []
+        for _ in range(80):
+            words = [rng.choice(_DENSE_WORDS) for _ in range(rng.randint(6, 14))]
+            sentences.append(" ".join(words).capitalize() + ".")
+        # What does not fit is left out: the column is full.
+        writer.fill_textbox(
+            rect, " ".join(sentences), fontsize=size, font=pymupdf.Font("helv")
+        )
+        writer.write_text(page)
+    doc.save(path)
+    return path
+
+
+def dense_table_pdf(path: Path, *, rows: int = 60, seed: int = 0) -> Path:
+    """A page like a statistical abstract's: a 7 pt note above a table of
+    labelled rows with eight columns of 7 pt figures, rules between parts."""
+    rng = random.Random(seed)
+    doc = pymupdf.open()
+    page = doc.new_page(width=420, height=660)
+    font = pymupdf.Font("helv")
+    writer = pymupdf.TextWriter(page.rect)
+    note = " ".join(rng.choice(_DENSE_WORDS) for _ in range(90)).capitalize() + "."
+    writer.fill_textbox(pymupdf.Rect(24, 30, 396, 80), note, fontsize=7, font=font)
+    y = 96.0
+    page.draw_line((24, y - 8), (396, y - 8), width=0.5)
+    for row in range(rows):
+        label = " ".join(rng.choice(_DENSE_WORDS) for _ in range(rng.randint(1, 3)))
+        writer.append((24, y), label.capitalize(), font=font, fontsize=7)
+        for column in range(8):
+            figure = f"{rng.randint(1, 99999):,}"
+            right = 178 + column * 27.5
+            writer.append(
+                (right - font.text_length(figure, 7), y), figure, font=font, fontsize=7
+            )
+        y += 8.6
+        if row % 15 == 14:
+            page.draw_line((24, y - 6), (396, y - 6), width=0.3)
+            y += 3
+    writer.write_text(page)
+    doc.save(path)
+    return path

@@ -14,7 +14,7 @@ from typing import Any
 import pymupdf
 import pytest
 
-from documents.ocr import OcrOptions, ocr_pdf
+from engines.ocr import OcrOptions, ocr_pdf
 from tests.ocr import accuracy
 from tests.ocr.scans import scan_page
 

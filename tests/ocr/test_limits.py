@@ -14,9 +14,10 @@ import pikepdf
 import pymupdf
 import pytest
 
-from documents.ocr import OcrOptions, OcrProgress, ocr_pdf
-from documents.pdf import text
-from documents.pdf.types import EngineError, SearchQuery, UnsupportedDocument
+from engines.errors import EngineError, UnsupportedDocument
+from engines.ocr import OcrOptions, OcrProgress, ocr_pdf
+from engines.pdf import text
+from engines.pdf.types import SearchQuery
 from tests.ocr.conftest import PARAGRAPHS
 from tests.ocr.scans import Scan, scan_page, text_pdf
 
@@ -60,7 +61,7 @@ def test_a_20000_pixel_square_scan_is_read_within_the_pixel_cap(tmp_path: Path) 
     assert report.pages_ocred == (0,)
     assert report.pages[0].dpi == pytest.approx(75, abs=1)
     [warning] = report.warnings
-    assert "read at 75 dpi instead of 300 to stay within 25,000,000 pixels" in (
+    assert "read at 75 dpi instead of 200 to stay within 25,000,000 pixels" in (
         warning.message
     )
 
@@ -168,7 +169,9 @@ def test_a_long_document_is_read_page_by_page_with_progress_and_a_deadline(
     """The mechanism a 1,000-page scan relies on: progress after each page, the
     deadline leaves pages pending, a second call on the output finishes them."""
     seen: list[OcrProgress] = []
-    deadline = 20.0
+    # Far above what reading one small scan takes on a busy machine (about a
+    # second), and no longer: the test waits for it to pass.
+    deadline = 8.0
     began = time.monotonic()
 
     def slow_progress(progress: OcrProgress) -> None:
@@ -181,7 +184,7 @@ def test_a_long_document_is_read_page_by_page_with_progress_and_a_deadline(
     report = ocr_pdf(str(three_scans), str(first), options, progress=slow_progress)
     assert report.pages_ocred == (0,) and report.pages_pending == (1, 2)
     assert not report.complete
-    assert "deadline of 20 s passed" in report.warnings[0].message
+    assert "deadline of 8 s passed" in report.warnings[0].message
     assert [(p.page, p.done, p.total) for p in seen] == [(0, 1, 3)]
     assert seen[0].words > 10
     second = tmp_path / "second.pdf"

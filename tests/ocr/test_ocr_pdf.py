@@ -15,11 +15,11 @@ import pikepdf
 import pymupdf
 import pytest
 
-from documents.ocr import OcrOptions, OcrUnavailable, ocr_pdf, page_need
-from documents.pdf import geometry, text
-from documents.pdf.compare import text_diff
-from documents.pdf.layout import image_to_pdf
-from documents.pdf.types import SearchQuery
+from engines.ocr import OcrOptions, OcrUnavailable, ocr_pdf, page_need
+from engines.pdf import geometry, text
+from engines.pdf.compare import text_diff
+from engines.pdf.layout import image_to_pdf
+from engines.pdf.types import SearchQuery
 from tests.ocr import accuracy
 from tests.ocr.scans import Scan, overlap, pdftotext
 
@@ -43,6 +43,9 @@ def test_a_scan_becomes_searchable_with_boxes_on_the_scanned_words(
     report = ocr_pdf(str(scanned_pdf), str(out), ENGLISH)
     assert report.pages_ocred == (0,) and report.complete
     assert report.words > 50
+    # A 300 dpi scan is read at 200 dpi (2.25 times fewer pixels to recognise)
+    # and finds every word all the same.
+    assert scan.dpi == 300 and report.pages[0].dpi == pytest.approx(200)
     # Every known word is found where it is on the scan, its box on the word.
     known = accuracy.poppler_words(text_page, 0)
     score = accuracy.score(str(out), 0, scan, known)

@@ -20,10 +20,10 @@ import pymupdf
 import pytest
 from PIL import Image
 
-from documents.ocr import OcrOptions, ocr_pdf, tesseract
-from documents.pdf import text
-from documents.pdf.annotate import apply_annotations
-from documents.pdf.types import Annotation, Box, Placement, SearchQuery
+from engines.ocr import OcrOptions, ocr_pdf, tesseract
+from engines.pdf import text
+from engines.pdf.annotate import apply_annotations
+from engines.pdf.types import Annotation, Box, Placement, SearchQuery
 from tests.ocr import kinds
 from tests.ocr.scans import Scan, pdftotext, scan_page
 
@@ -161,16 +161,6 @@ def test_zone_redaction_over_ocr_words_removes_text_and_pixels(
     check_true_redaction(kinds.page_with(small_scan, kinds.jpeg), tmp_path, zone=True)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "MuPDF's pdf_redact_page (PyMuPDF 1.28.2) blanks images drawn by the "
-        "page's content, its form XObjects and inline images, but does not "
-        "enter tiling patterns: an image painted as a pattern fill keeps its "
-        "pixels under the black box (documents/pdf/redact must rewrite such "
-        "patterns, e.g. flatten pattern fills meeting the area)"
-    ),
-)
 def test_redaction_blanks_a_scan_painted_as_a_pattern_fill(
     small_scan: Scan, tmp_path: Path
 ) -> None:
@@ -204,3 +194,33 @@ def test_real_jbig2_and_ccitt_scans_are_truly_redacted(
         doc.select([0])
         first_page = doc.tobytes()
     check_true_redaction(first_page, tmp_path, "Simultaneously", kept="LinnSequencer")
+
+
+def test_an_ocr_line_keeps_every_word_but_the_two_redacted(
+    text_page: Path, tmp_path: Path
+) -> None:
+    """A 200 dpi scan (turned, blurred, noisy): two recognised words of one
+    line redacted by their search positions; every other word of the text
+    layer stays (the invisible glyphs of a neighbour must not go with them)."""
+    with pymupdf.open(text_page) as doc:
+        scan = scan_page(doc[0], 200, skew=-1.0, blur=0.8, noise=6)
+    scanned, ocred, redacted = (tmp_path / n for n in ("s.pdf", "o.pdf", "r.pdf"))
+    scan.pdf(scanned)
+    ocr_pdf(str(scanned), str(ocred), ENGLISH)
+    with pymupdf.open(ocred) as doc:
+        before = [w[4] for w in doc[0].get_text("words")]
+        lines: dict[tuple[int, int], list[str]] = {}
+        for word in doc[0].get_text("words"):
+            lines.setdefault((word[5], word[6]), []).append(word[4])
+    line = max(lines.values(), key=len)
+    targets = [line[2], line[3]]  # two neighbours in the middle of the line
+    hits = [
+        hit
+        for target in targets
+        for hit in text.search_page(str(ocred), 0, SearchQuery(target))
+    ]
+    redact(ocred, redacted, tuple(hit.position for hit in hits), zone=False)
+    with pymupdf.open(redacted) as doc:
+        after = [w[4] for w in doc[0].get_text("words")]
+    lost = [w for w in before if w not in after]
+    assert lost and all(any(t in w for t in targets) for w in lost), lost

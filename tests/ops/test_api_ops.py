@@ -37,10 +37,14 @@ def test_readiness_is_a_503_problem_naming_what_is_missing(client: Any) -> None:
 
 def test_records_list_every_part_with_its_state(client: Any) -> None:
     raw = client.get("/health/records/raw").json()
+    up = {"serviceStatus": "UP", "restarted": False}
     assert raw["serviceStates"] == {
-        "database": {"serviceStatus": "UP", "restarted": False},
-        "storage": {"serviceStatus": "UP", "restarted": False},
+        "database": up,
+        "broker": up,
+        "storage": up,
+        "disk": up,
         "worker": {"serviceStatus": "DOWN", "restarted": False},
+        "queue": up,
     }
     page = client.get("/health/records")
     assert page["Content-Type"].startswith("text/html")

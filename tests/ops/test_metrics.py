@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -96,7 +97,7 @@ def test_queue_depth_and_oldest_order_come_from_the_database(
 
 
 def test_a_metrics_key_closes_the_endpoint(client: Any, settings: Any) -> None:
-    settings.TRANSFORMSVC = {**settings.TRANSFORMSVC, "METRICS_KEY": "s3cret"}
+    settings.SERVICE = replace(settings.SERVICE, metrics_key="s3cret")
     refused = client.get("/metrics")
     assert refused.status_code == 401
     assert refused["Content-Type"] == "application/problem+json"

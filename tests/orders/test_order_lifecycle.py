@@ -14,9 +14,10 @@ from django.utils import timezone
 
 from jobs.recovery import reap_stale_orders
 from jobs.states import State
+from orders.build import order_run
 from orders.models import TransformationOrder
-from orders.services import order_run
 from tests.orders.helpers import element, order_body
+from transformsvc.conf import service
 
 
 def queued_order(doc_id: str) -> TransformationOrder:
@@ -121,9 +122,7 @@ def test_an_order_left_processing_is_requeued_once_then_failed(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     order = queued_order(uploaded(make_pdf(1)))
-    long_ago = timezone.now() - timedelta(
-        seconds=settings.TRANSFORMSVC["ORDER_TIMEOUT"] + 60
-    )
+    long_ago = timezone.now() - timedelta(seconds=service().order_timeout + 60)
     TransformationOrder.objects.filter(pk=order.id).update(
         state=State.PROCESSING, started_at=long_ago, attempts=1
     )

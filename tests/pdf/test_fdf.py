@@ -1,4 +1,4 @@
-"""FDF export of live annotations (documents/pdf/fdf.py).
+"""FDF export of live annotations (engines/pdf/fdf.py).
 
 The FDF is read back object by object with pikepdf's parser, and its cross-reference
 table is checked byte for byte, so no code of the module under test reads it.
@@ -14,9 +14,10 @@ import pikepdf
 import pymupdf
 import pytest
 
-from documents.pdf.annotate import apply_annotations
-from documents.pdf.fdf import export_fdf
-from documents.pdf.types import Annotation, Box, EngineError, Placement, Point, Rgb
+from engines.errors import EngineError
+from engines.pdf.annotate import apply_annotations
+from engines.pdf.fdf import export_fdf
+from engines.pdf.types import Annotation, Box, Placement, Point, Rgb
 
 OBJECT = re.compile(rb"(\d+) 0 obj\n(.*?)\nendobj\n", re.DOTALL)
 

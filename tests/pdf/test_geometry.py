@@ -8,8 +8,8 @@ import pikepdf
 import pymupdf
 import pytest
 
-from documents.pdf import geometry
-from documents.pdf.types import Box
+from engines.pdf import geometry
+from engines.pdf.types import Box
 
 
 def page_with(

@@ -9,8 +9,8 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from documents.pdf.pack import entry_names, zip_entries
-from documents.pdf.types import EngineError
+from engines.errors import EngineError
+from engines.pdf.pack import entry_names, zip_entries
 
 
 @pytest.mark.parametrize(

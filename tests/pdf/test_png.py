@@ -1,4 +1,4 @@
-"""Page images written by documents/pdf/png.py: decoded by Pillow (a PNG
+"""Page images written by engines/pdf/png.py: decoded by Pillow (a PNG
 decoder of its own, not MuPDF's), the same pixels as MuPDF's own PNG writer, a
 valid file chunk by chunk."""
 
@@ -13,7 +13,7 @@ import pymupdf
 import pytest
 from PIL import Image
 
-from documents.pdf.png import png_bytes
+from engines.pdf.png import png_bytes
 
 
 def _page(tmp_path: Path) -> pymupdf.Page:

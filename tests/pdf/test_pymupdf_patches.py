@@ -5,7 +5,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
-from documents.pdf import pymupdf_patches
+from engines.pdf import pymupdf_patches
 
 _LOOP = "update_timing_test"
 

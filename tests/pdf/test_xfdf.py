@@ -1,4 +1,4 @@
-"""XFDF from a PDF's annotations and FDF, and back (documents/pdf/xfdf*.py)."""
+"""XFDF from a PDF's annotations and FDF, and back (engines/pdf/xfdf*.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from documents.pdf.fdf import export_fdf
-from documents.pdf.types import EngineError
-from documents.pdf.xfdf import fdf_to_xfdf, pdf_to_xfdf
-from documents.pdf.xfdf_read import read_xfdf, xfdf_to_fdf
+from engines.errors import EngineError
+from engines.pdf.fdf import export_fdf
+from engines.pdf.xfdf import fdf_to_xfdf, pdf_to_xfdf
+from engines.pdf.xfdf_read import read_xfdf, xfdf_to_fdf
 
 NS = "{http://ns.adobe.com/xfdf/}"
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from documents.convert import close_process_pool
+from engines.convert import close_process_pool
 
 CORPUS_OFFICE = Path(__file__).resolve().parents[2].parent / "shared" / "corpus-office"
 

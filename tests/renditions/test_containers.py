@@ -102,9 +102,14 @@ def test_a_zip_is_a_container_of_its_entries_numbered_from_1(
     zip_id = converted(outer.getvalue())
     children = Document.objects.filter(parent_id=zip_id).order_by("part")
     assert [c.part for c in children] == [1, 2, 3, 4]
-    report = children[0]
-    assert "/" not in (report.title or "") and ".." not in (report.title or "")
-    assert pages_with(f"{zip_id}/1", "egret") == [0]
+    # A folder is a container of its own (its climb out of the archive is not
+    # followed): the report is the first entry of the first folder.
+    assert children[0].title == "etc"
+    folder = client.get(doc_url(f"{zip_id}/1", "/layout")).json()
+    assert folder["type"].endswith(".DocumentContainer")
+    assert [c["documentId"]["id"] for c in folder["children"]] == [f"{zip_id}/1/1"]
+    assert Document.objects.get(pk=f"{zip_id}/1/1").title == "report.pdf"
+    assert pages_with(f"{zip_id}/1/1", "egret") == [0]
     assert pages_with(f"{zip_id}/3", "ibises") == [0]
     nested = client.get(doc_url(f"{zip_id}/2", "/layout")).json()
     assert nested["type"].endswith(".DocumentContainer")

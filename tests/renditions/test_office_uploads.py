@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from conversions.models import ConversionOrder
 from documents.models import Document
 from tests.conftest import doc_url
 from tests.convert.files import make_docx, make_pptx, make_xlsx
@@ -182,17 +183,20 @@ def test_conversion_orders_write_office_formats(
     with zipfile.ZipFile(odt) as archive:
         assert archive.read("mimetype") == b"application/vnd.oasis.opendocument.text"
         assert b"Okapi sightings" in archive.read("content.xml")
-    with django_capture_on_commit_callbacks(execute=True):
-        impossible = client.post(
+    # A conversion the document cannot give is refused at once, with its choices.
+    for impossible in ("mp4", "xlsx"):
+        refused = client.post(
             "/conversions",
-            data={"documentId": doc_id, "format": "mp4"},
+            data={"documentId": doc_id, "format": impossible},
             content_type="application/json",
         )
-    failed = client.get(
-        f"/conversions/{impossible.json()['conversionOrderId']['id']}"
-    ).json()
-    assert failed["currentState"] == "FAILED"
-    assert "cannot be converted to mp4" in failed["errorMessage"]
+        assert refused.status_code == 400, refused.content
+        message = refused.json()["errors"]["format"][0]
+        assert f"cannot be converted to {impossible}" in message
+        assert (
+            "it converts to: docx, pdf, txt, png, jpg, odt, doc, rtf, html" in message
+        )
+    assert not ConversionOrder.objects.filter(format__in=("mp4", "xlsx")).exists()
 
 
 @pytest.mark.parametrize(

@@ -99,11 +99,15 @@ def test_the_worker_never_runs_a_cancelled_order(
 
 
 def test_a_deleted_document_is_404_its_file_gone_and_its_report_row_kept(
-    client: Any, uploaded: Callable[..., str], make_pdf: Callable[..., bytes]
+    client: Any,
+    uploaded: Callable[..., str],
+    make_pdf: Callable[..., bytes],
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     doc_id = uploaded(make_pdf(4), documentTitle="minutes")
     path = file_path(doc_id)
-    assert client.delete(doc_url(doc_id)).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):  # files go at commit
+        assert client.delete(doc_url(doc_id)).status_code == 200
 
     assert client.get(doc_url(doc_id)).status_code == 404
     assert not Path(path).exists()

@@ -4,6 +4,7 @@ document with the pages taken, the operations as flags, refusals by reason."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from comparisons.models import ComparisonOrder
@@ -129,7 +130,7 @@ def test_a_full_queue_is_a_refusal_too(
     uploaded: Callable[..., str],
     make_pdf: Callable[..., bytes],
 ) -> None:
-    settings.TRANSFORMSVC = {**settings.TRANSFORMSVC, "MAX_QUEUED": 0}
+    settings.SERVICE = replace(settings.SERVICE, max_queued=0)
     doc = uploaded(make_pdf(1))
     response = client.post(
         "/transformations",

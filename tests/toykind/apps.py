@@ -13,4 +13,15 @@ class ToyKindConfig(AppConfig):
         from jobs.registry import OrderKind, register
         from tests.toykind.models import ToyOrder
 
-        register(OrderKind("toy", ToyOrder, "tests.toykind.tasks.run_toy"))
+        register(
+            OrderKind(
+                "toy",
+                ToyOrder,
+                "tests.toykind.tasks.run_toy",
+                # Words starting "scan" stand for recognition: the OCR queue.
+                queues=lambda orders: [
+                    "ocr" if order.word.startswith("scan") else "main"
+                    for order in orders
+                ],
+            )
+        )

@@ -1,30 +1,38 @@
 from typing import Any
 
-from django.db import transaction
 from django.urls import include, path, re_path
-from rest_framework.request import Request
-from rest_framework.response import Response
-from rest_framework.views import APIView
+from rest_framework import serializers
 
-from documents.ids import new_order_id
-from jobs.api import OrderDetailView
-from jobs.registry import kind_of
+from jobs.api import OrderCollectionView, OrderDetailView
+from jobs.queueing import order_queue
 from jobs.serializers import OrderProgressSerializer
-from jobs.tasks import enqueue_on_commit
 from tests.toykind.models import ToyOrder
+
+
+class ToyRequestSerializer(serializers.Serializer[Any]):
+    word = serializers.CharField(max_length=100)
 
 
 class ToySerializer(OrderProgressSerializer):
     pass
 
 
-class ToyCollectionView(APIView):
-    def post(self, request: Request) -> Response:
-        body: Any = request.data
-        with transaction.atomic():
-            order = ToyOrder.objects.create(id=new_order_id(), word=body["word"])
-            enqueue_on_commit(kind_of(ToyOrder).task, order.id)
-        return Response({"toyOrderId": {"id": order.id}})
+class ToyCollectionView(OrderCollectionView):
+    model = ToyOrder
+    request_serializer = ToyRequestSerializer
+    serializer_class = ToySerializer
+    id_field = "toyOrderId"
+    route = "toys"
+
+    def create_order(
+        self, body: Any, *, owner_id: int | None, callback_url: str | None
+    ) -> ToyOrder:
+        return order_queue(
+            ToyOrder,
+            owner_id=owner_id,
+            callback_url=callback_url,
+            word=body.validated_data["word"],
+        )
 
 
 class ToyDetailView(OrderDetailView):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ def receiver() -> Iterator[Receiver]:
 
 @pytest.fixture
 def loopback_allowed(settings: Any) -> None:
-    settings.TRANSFORMSVC = {**settings.TRANSFORMSVC, "URL_ALLOWLIST": ["127.0.0.1"]}
+    settings.SERVICE = replace(settings.SERVICE, url_allowlist=["127.0.0.1"])
 
 
 def test_a_callback_to_a_private_address_is_refused_when_the_order_is_made(

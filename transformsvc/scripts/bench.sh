@@ -4,6 +4,10 @@
 # (e.g. `transformsvc/scripts/bench.sh --only 2,8 --runs 7`).
 set -euo pipefail
 export VENV="${VENV:-.venv}"
+# The baselines' own tools (OCRmyPDF for bench_ocr), installed once.
+if ! "$VENV/bin/python" -c "import ocrmypdf" 2>/dev/null; then
+  "$VENV/bin/python" -m pip install -q -e '.[dev,bench]'
+fi
 given_db="${DATABASE_URL:-}"
 # A PostgreSQL server: DATABASE_URL, else 127.0.0.1:5432, else a throwaway cluster.
 source transformsvc/scripts/pg.sh
@@ -18,8 +22,15 @@ if [ $# = 0 ]; then
   # The engines' own benchmarks, each with its baselines in the same run: the
   # LibreOffice pool (warm, unoserver, cold soffice, 10 clients, memory over 500
   # conversions), OCR (Tesseract CLI vs PyMuPDF, words and boxes found) and the
-  # reporting views at 1,000,000 orders (a database of their own).
-  for extra in bench/bench_convert.py bench/bench_ocr.py bench/bench_reporting.py; do
+  # reporting views at 1,000,000 orders (a database of their own), the order
+  # operations (stamp, Bates, optimize) against PyMuPDF, qpdf and Ghostscript,
+  # verified redaction against PyMuPDF redacting in process, and redaction by
+  # rules (one order's worker) against PyMuPDF; then a 1-hour soak (each process's
+  # memory after warm-up, goal +50 MB) and 10,000 fuzzed and hostile requests
+  # through gunicorn (goal: no 5xx).
+  for extra in bench/bench_convert.py bench/bench_ocr.py bench/bench_reporting.py \
+      bench/bench_ops.py bench/bench_redact_verify.py bench/bench_rules.py \
+      bench/soak.py bench/fuzz.py; do
     echo "== $extra"
     "$VENV/bin/python" "$extra" || status=$?
   done

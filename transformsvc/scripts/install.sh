@@ -2,7 +2,8 @@
 # Creates the virtual environment and installs the project with its test tools,
 # plus the Debian packages the service and its tests call: poppler-utils and qpdf
 # (PDF checks), LibreOffice without GUI, its Python bridge (python3-uno, used by
-# the office pool's server with the system Python) and fonts (the converters),
+# the office pool's server with the system Python) and fonts (the converters:
+# metric-compatible stand-ins for Calibri, Cambria and Tahoma among them),
 # mupdf-tools and chromium (tests: admin screenshots), tesseract and its languages (OCR), and redis-server, which
 # the tests start when no Redis answers on 127.0.0.1:6379.
 set -euo pipefail
@@ -44,13 +45,16 @@ command -v qpdf >/dev/null || missing+=(qpdf)
 command -v redis-server >/dev/null || missing+=(redis-server)
 # The office pool runs LibreOffice in network namespaces (util-linux's unshare).
 command -v unshare >/dev/null || missing+=(util-linux)
+# The README's curl example pipes into jq (tests/test_readme_example.py runs it).
+command -v jq >/dev/null || missing+=(jq)
 # Debian packages that are checked by name: installed or not. Tesseract comes
 # with its orientation model and the languages read by default.
 wanted_packages=(
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
   libreoffice-draw-nogui python3-uno
   fonts-liberation fonts-dejavu fonts-noto-core fonts-noto-cjk
-  mupdf-tools chromium
+  fonts-crosextra-carlito fonts-crosextra-caladea fonts-wine
+  mupdf-tools chromium ghostscript
   tesseract-ocr tesseract-ocr-osd tesseract-ocr-eng tesseract-ocr-fra
   tesseract-ocr-deu tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-por
   tesseract-ocr-nld

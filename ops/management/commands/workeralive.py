@@ -9,11 +9,11 @@ import sys
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils import timezone
 
 from jobs.models import WorkerHeartbeat
+from transformsvc.conf import service
 
 
 class Command(BaseCommand):
@@ -23,7 +23,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--within",
             type=float,
-            default=float(settings.TRANSFORMSVC["WORKER_SEEN_WITHIN"]),
+            default=service().worker_seen_within,
         )
 
     def handle(self, *args: Any, **options: Any) -> None:

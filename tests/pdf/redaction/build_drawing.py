@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pikepdf import Array, Dictionary, Name, String
 
-from documents.pdf.types import Box
+from engines.pdf.types import Box
 from tests.pdf.redaction.cases import (
     PLAIN,
     SECRET_BASELINE,

@@ -9,7 +9,7 @@ from typing import Any
 import pymupdf
 from pikepdf import Array, Dictionary, Name, String
 
-from documents.pdf import geometry
+from engines.pdf import geometry
 from tests.pdf.redaction.cases import (
     PLAIN,
     SECRET,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pikepdf import Dictionary
 
-from documents.pdf.types import Box
+from engines.pdf.types import Box
 from tests.pdf.redaction.pdfkit import (
     HEIGHT,
     Doc,
@@ -58,11 +58,11 @@ def standard(doc: Doc, line: str = SECRET_LINE, **page: str) -> Dictionary:
     return doc.page([*PLAIN[:1], (SECRET_BASELINE, line), *PLAIN[1:]], **page)
 
 
-def secret_box(line: str = SECRET_LINE, nth: int = 0) -> Box:
+def secret_box(line: str = SECRET_LINE, nth: int = 0, secret: str = SECRET) -> Box:
     start = -1
     for _ in range(nth + 1):
-        start = line.index(SECRET, start + 1)
-    box = word_box(line[start:], SECRET, SECRET_BASELINE)
+        start = line.index(secret, start + 1)
+    box = word_box(line[start:], secret, SECRET_BASELINE)
     return Box(box.x + width(line[:start]), box.y, box.w, box.h)
 
 
@@ -75,6 +75,7 @@ def case(
     name: str, path: Path, doc: Doc, line: str = SECRET_LINE, **kw: object
 ) -> Case:
     doc.save(str(path))
-    zones = kw.pop("zones", (grown(secret_box(line)),))
-    others = kw.pop("others", words(line, *(text for _, text in PLAIN)))
+    secret = str(kw.get("secret", SECRET))
+    zones = kw.pop("zones") if "zones" in kw else (grown(secret_box(line, 0, secret)),)
+    others = kw.pop("others") if "others" in kw else words(line, *(t for _, t in PLAIN))
     return Case(name, path, zones, others, **kw)  # type: ignore[arg-type]

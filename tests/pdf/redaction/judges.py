@@ -9,16 +9,20 @@ Page numbers count from 0.
 
 from __future__ import annotations
 
+import email
+import email.policy
+import io
 import subprocess
 import tempfile
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pikepdf
 
-from documents.pdf.text import clear_cache, search_page
-from documents.pdf.types import SearchQuery
+from engines.pdf.text import clear_cache, search_page
+from engines.pdf.types import SearchQuery
 
 
 def pdftotext(path: Path, page: int | None = None) -> str:
@@ -87,12 +91,21 @@ def pikepdf_blobs(path: Path, page: int | None = None) -> Iterator[bytes]:
                 yield str(obj).encode()
 
 
+# PDFDocEncoding's letters above 0x7F that differ from Latin-1 (what pikepdf
+# writes for Š, ž, Ł, œ...).
+_PDFDOC = str.maketrans({"Š": "\x97", "š": "\x9d", "Ž": "\x99", "ž": "\x9e",
+                         "Ł": "\x95", "ł": "\x9b", "Œ": "\x96", "œ": "\x9c"})  # fmt: skip
+
+
 def holds(blob: bytes, word: str) -> bool:
+    """Whether the bytes hold the word in an encoding a reader may use."""
     lowered = blob.lower()
-    return any(
-        form.lower() in lowered
-        for form in (word.encode("latin-1"), word.encode("utf-16-be"))
-    )
+    forms = {
+        word.encode(codec, "ignore")
+        for codec in ("utf-8", "utf-16-be", "utf-16-le", "cp1252", "latin-1")
+    }
+    forms.add(word.translate(_PDFDOC).encode("latin-1", "ignore"))
+    return any(form and form.lower() in lowered for form in forms)
 
 
 def engine_search(path: Path, page: int, word: str) -> int:
@@ -118,6 +131,71 @@ def findings(path: Path, word: str, page: int | None = None) -> list[str]:
         pages = range(len(pdf.pages)) if page is None else [page]
     if any(engine_search(path, n, word) for n in pages):
         found.append("engine search")
+    if page is None and any(holds(blob, word) for blob in opened_attachments(path)):
+        found.append("opened attachments")
+    return found
+
+
+def opened_attachments(path: Path) -> Iterator[bytes]:
+    """The contents of every file the PDF embeds, opened: ZIP members, e-mail
+    parts (decoded), the text of embedded PDFs."""
+    with pikepdf.open(path) as pdf:
+        files = [
+            obj.read_bytes()
+            for obj in pdf.objects
+            if isinstance(obj, pikepdf.Stream) and _is_file(pdf, obj)
+        ]
+    for data in files:
+        yield from _opened(data, 0)
+
+
+def _is_file(pdf: pikepdf.Pdf, stream: pikepdf.Stream) -> bool:
+    if stream.get("/Type") == "/EmbeddedFile":
+        return True
+    return False
+
+
+def _opened(data: bytes, depth: int) -> Iterator[bytes]:
+    yield data
+    if depth > 4:
+        return
+    if data.startswith(b"PK"):
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            for member in archive.namelist():
+                yield member.encode()
+                yield from _opened(archive.read(member), depth + 1)
+    elif data.startswith(b"%PDF"):
+        with tempfile.TemporaryDirectory() as scratch:
+            inner = Path(scratch) / "inner.pdf"
+            inner.write_bytes(data)
+            yield pdftotext(inner).encode()
+            yield from opened_attachments(inner)
+    elif b"MIME-Version" in data[:2000] or b"From:" in data[:2000]:
+        message = email.message_from_bytes(data, policy=email.policy.default)
+        for part in message.walk():
+            yield str(dict(part.items())).encode()
+            payload = part.get_payload(decode=True)
+            if isinstance(payload, bytes):
+                yield from _opened(payload, depth + 1)
+
+
+def marked_paint(path: Path, mark: int) -> list[str]:
+    """Images holding the marked grey, and picture shadings (meshes), left in
+    the output: what redaction of the secret's picture must not leave."""
+    found = []
+    with pikepdf.open(path) as pdf:
+        for obj in pdf.objects:
+            if not isinstance(obj, pikepdf.Stream):
+                continue
+            if obj.get("/Subtype") == "/Image":
+                try:
+                    pixels = pikepdf.PdfImage(obj).as_pil_image().convert("L")
+                except (pikepdf.PdfError, NotImplementedError):
+                    continue
+                if mark in pixels.tobytes():
+                    found.append("an image keeps the marked pixels")
+            elif obj.get("/ShadingType") in (4, 5, 6, 7):
+                found.append("a mesh shading is kept")
     return found
 
 

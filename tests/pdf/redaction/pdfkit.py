@@ -14,7 +14,7 @@ import pikepdf
 import pymupdf
 from pikepdf import Array, Dictionary, Name, Stream, String
 
-from documents.pdf.types import Box
+from engines.pdf.types import Box
 
 WIDTH, HEIGHT = 400.0, 300.0
 SIZE = 12.0
@@ -92,7 +92,8 @@ class Doc:
         return self.pdf.pages[-1].obj
 
     def stream(self, data: str | bytes, **keys: object) -> Stream:
-        raw = data.encode("latin-1") if isinstance(data, str) else data
+        # Text is shown with WinAnsiEncoding: CP1252 bytes.
+        raw = data.encode("cp1252") if isinstance(data, str) else data
         stream = Stream(self.pdf, raw)
         for key, value in keys.items():
             stream[Name("/" + key)] = value

@@ -1,0 +1,1 @@
+"""Engines: the Django-free library the apps call (PDF, conversion, OCR)."""
