@@ -199,7 +199,8 @@ class ContentReader:
             joined = "".join(pieces)
             found |= self._needles.matches(joined.replace("\x00", ""))
             found |= self._needles.matches(joined.replace("\x00", " "))
-        for text in others:
+        # Operand texts repeat (a font's name at each line): each is read once.
+        for text in dict.fromkeys(others):
             found |= self._needles.matches(text)
         return found
 

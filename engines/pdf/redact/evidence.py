@@ -183,6 +183,16 @@ def _annotations(page: pymupdf.Page) -> list[tuple[Rect4, bool, str]]:
 
 
 def _meets(box: Sequence[float], area: Rect4) -> bool:
-    return max(box[0], area[0]) <= min(box[2], area[2]) and max(box[1], area[1]) <= min(
-        box[3], area[3]
+    """The intersection is a valid (possibly empty) rectangle."""
+    bx0, by0, bx1, by1 = box
+    ax0, ay0, ax1, ay1 = area
+    return (
+        bx0 <= bx1
+        and bx0 <= ax1
+        and ax0 <= bx1
+        and ax0 <= ax1
+        and by0 <= by1
+        and by0 <= ay1
+        and ay0 <= by1
+        and ay0 <= ay1
     )

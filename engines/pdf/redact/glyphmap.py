@@ -88,7 +88,7 @@ class PageText:
             bbox
             for bbox, line in self._lines
             if any(_meets(bbox, a) for a in areas)
-            and (not vertical or abs(line["dir"][1]) > abs(line["dir"][0]))
+            and (not vertical or _is_vertical(line))
         ]
 
     def lines_meeting(
@@ -98,12 +98,31 @@ class PageText:
         the areas its box meets (the only ones its glyphs can meet)."""
         for number, (bbox, line) in enumerate(self._lines):
             near = [area for area in areas if _meets(bbox, area)]
-            if not near:
-                continue
-            glyphs = self._glyphs.get(number)
-            if glyphs is None:
-                glyphs = self._glyphs[number] = _line_glyphs(line, number)
-            yield glyphs, near
+            if near:
+                yield self._line(number, line), near
+
+    def lines_hit(
+        self, areas: Sequence[Rect4], reach: Sequence[Rect4]
+    ) -> Iterator[tuple[list[Glyph], list[Rect4]]]:
+        """Each line a glyph of which `areas` can take, in page order: its
+        glyphs and the areas its box meets (none for a vertical line yielded
+        because its box meets one of `reach`)."""
+        for number, (bbox, line) in enumerate(self._lines):
+            near = [area for area in areas if _meets(bbox, area)]
+            if near or (_is_vertical(line) and any(_meets(bbox, r) for r in reach)):
+                yield self._line(number, line), near
+
+    def _line(self, number: int, line: dict[str, Any]) -> list[Glyph]:
+        glyphs = self._glyphs.get(number)
+        if glyphs is None:
+            glyphs = self._glyphs[number] = _line_glyphs(line, number)
+        return glyphs
+
+
+def _is_vertical(line: dict[str, Any]) -> bool:
+    """The line runs along the page's y axis (rotated text)."""
+    cos, sin = line["dir"]
+    return bool(abs(sin) > abs(cos))
 
 
 def _image_free_textpage(page: pymupdf.Page) -> pymupdf.TextPage | None:
@@ -155,10 +174,20 @@ def _shrunk(rect: Rect4) -> Rect4:
 
 
 def _meets(glyph: Rect4, area: Rect4) -> bool:
-    """MuPDF's test: the intersection is a valid (possibly empty) rectangle."""
-    return max(glyph[0], area[0]) <= min(glyph[2], area[2]) and max(
-        glyph[1], area[1]
-    ) <= min(glyph[3], area[3])
+    """MuPDF's test: the intersection is a valid (possibly empty) rectangle
+    (max(x0s) <= min(x1s) and the same in y, written out as comparisons)."""
+    gx0, gy0, gx1, gy1 = glyph
+    ax0, ay0, ax1, ay1 = area
+    return (
+        gx0 <= gx1
+        and gx0 <= ax1
+        and ax0 <= gx1
+        and ax0 <= ax1
+        and gy0 <= gy1
+        and gy0 <= ay1
+        and ay0 <= gy1
+        and ay0 <= ay1
+    )
 
 
 def _meeting(glyphs: Sequence[Glyph], area: Rect4) -> list[bool]:
@@ -245,13 +274,15 @@ def removed_text(
     A run is what MuPDF's filter takes out of one white-space token: `Acme` of
     `Acme's`, not the token. Lines are looked up by these areas, not the
     client's: a centre mark of `text_rects` may reach past its area into a
-    neighbouring line.
+    neighbouring line. A glyph's box lies in its line's box, so only the areas
+    meeting the line's box are tested; a vertical line within `reach` is
+    judged by `kept` (what is left on the page) when it is given.
     """
     tokens: dict[tuple[int, int], list[tuple[str, bool]]] = {}
     last: dict[int, int] = {}  # line → its last token's number
-    for glyphs, _ in text.lines_meeting(reach):
+    for glyphs, near in text.lines_hit(areas, reach):
         hits = [False] * len(glyphs)
-        for area in areas:
+        for area in near:
             hits = [a or b for a, b in zip(hits, _meeting(glyphs, area), strict=True)]
         for glyph, hit in zip(glyphs, hits, strict=True):
             if glyph.vertical and kept is not None:
