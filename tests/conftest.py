@@ -35,24 +35,50 @@ def _stop_order_listener() -> Iterator[None]:
     listener.stop()
 
 
-@pytest.fixture(scope="session")
-def _side_connection(django_db_setup: None, django_db_blocker: Any) -> Iterator[Any]:
+class _SideConnection:
     """A connection of its own to the test database, outside every test's
-    transaction: it sees only what was committed."""
-    import psycopg
+    transaction (it sees only what was committed); opened again when a test
+    that breaks connections (a database outage) closed it."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self._params = params
+        self._conn: Any = None
+
+    def committed(self, table: str) -> list[str]:
+        """The ids of `table`'s committed rows, which are then deleted."""
+        import psycopg
+
+        for attempt in (1, 2):
+            try:
+                if self._conn is None or self._conn.closed:
+                    self._conn = psycopg.connect(autocommit=True, **self._params)
+                ids = [row[0] for row in self._conn.execute(f"SELECT id FROM {table}")]
+                if ids:
+                    self._conn.execute(f"DELETE FROM {table} WHERE id = ANY(%s)", [ids])
+                return ids
+            except psycopg.OperationalError:
+                self.close()
+                if attempt == 2:
+                    raise
+        return []
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+
+@pytest.fixture(scope="session")
+def _side_connection(
+    django_db_setup: None, django_db_blocker: Any
+) -> Iterator[_SideConnection]:
     from django.db import connections
 
     with django_db_blocker.unblock():
         params = connections["default"].get_connection_params()
-    libpq = {k: v for k, v in params.items() if k in _LIBPQ}
-    with psycopg.connect(autocommit=True, **libpq) as conn:
-        yield conn
-
-
-def psycopg_errors() -> type[Exception]:
-    import psycopg
-
-    return psycopg.Error
+    side = _SideConnection({k: v for k, v in params.items() if k in _LIBPQ})
+    yield side
+    side.close()
 
 
 _LIBPQ = ("dbname", "user", "password", "host", "port", "sslmode", "connect_timeout")
@@ -73,15 +99,10 @@ def _nothing_committed_outside_the_test(
     ):
         yield
         return
-    conn = request.getfixturevalue("_side_connection")
+    side = request.getfixturevalue("_side_connection")
     yield
-    table = "orders_transformationorder"
-    leaked = [row[0] for row in conn.execute(f"SELECT id FROM {table}")]
+    leaked = side.committed("orders_transformationorder")
     if leaked:
-        try:
-            conn.execute(f"DELETE FROM {table} WHERE id = ANY(%s)", [leaked])
-        except psycopg_errors() as exc:  # rows that others name stay
-            leaked.append(f"(not removed: {exc})")
         pytest.fail(f"committed outside the test's transaction: orders {leaked}")
 
 
