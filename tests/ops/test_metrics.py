@@ -106,8 +106,6 @@ def test_a_metrics_key_closes_the_endpoint(client: Any, settings: Any) -> None:
     scrape(client, HTTP_AUTHORIZATION="Bearer s3cret")
 
 
-@pytest.mark.cluster
-@pytest.mark.django_db(transaction=True)
 def answered_layouts(folder: Path, pid: int) -> bool:
     """Whether process `pid` counted a layout request in its own file (the file
     itself exists from the start: unlabelled counters are made at import)."""
@@ -122,6 +120,8 @@ def answered_layouts(folder: Path, pid: int) -> bool:
     )
 
 
+@pytest.mark.cluster
+@pytest.mark.django_db(transaction=True)
 def test_two_web_processes_and_the_workers_are_counted_in_one_scrape(
     tmp_path: Path, make_pdf: Callable[..., bytes]
 ) -> None:
