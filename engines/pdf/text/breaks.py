@@ -32,8 +32,7 @@ from __future__ import annotations
 
 import statistics
 from bisect import bisect_right
-from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from itertools import accumulate
 from operator import itemgetter
 from typing import Any
@@ -41,6 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from engines.pdf.text.chars import RawChars
 from engines.pdf.text.spacing import KEEP_RATIO, MAX_GAP_EM, MIN_RUN
 
 # MuPDF's own threshold (SPACE_DIST in its stext device), so that a break is
@@ -52,31 +52,13 @@ Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 _AXIS_COS = 0.99
 
 
-@dataclass(frozen=True, slots=True)
-class Broken:
-    """A page's characters with the breaks inserted (`extract._lines`' arrays)."""
-
-    texts: list[str]
-    synthetic: list[bool]
-    boxes: npt.NDArray[np.float64]
-    span_offsets: list[int]
-
-
-def insert_breaks(
-    texts: list[str],
-    synthetic: list[bool],
-    boxes: npt.NDArray[np.float64],
-    raw_lines: Sequence[dict[str, Any]],
-    line_spans: Sequence[Sequence[dict[str, Any]]],
-    span_offsets: list[int],
-    span_fonts: Sequence[tuple[str, float]],
-) -> Broken:
+def insert_breaks(chars: RawChars) -> RawChars:
     """The page's characters with a space in each gap that is a word
-    break (`word_breaks`); the same lists when there is none. `boxes` are
-    MuPDF's (unrotated page space, points), one row per character."""
-    breaks = word_breaks(texts, boxes, raw_lines, line_spans, span_offsets, span_fonts)
+    break (`word_breaks`); the same characters when there is none."""
+    breaks = word_breaks(chars)
     if not breaks:
-        return Broken(texts, synthetic, boxes, span_offsets)
+        return chars
+    texts, synthetic = chars.texts, chars.synthetic
     positions = [position for position, _ in breaks]
     new_texts: list[str] = []
     new_synthetic: list[bool] = []
@@ -89,27 +71,32 @@ def insert_breaks(
         done = position
     new_texts += texts[done:]
     new_synthetic += synthetic[done:]
-    new_boxes = np.insert(boxes, positions, [box for _, box in breaks], axis=0)
+    new_boxes = np.insert(chars.boxes, positions, [box for _, box in breaks], axis=0)
     # A break before a span's first character ends the span before it (breaks
     # are never at a line's start).
-    shifts = np.searchsorted(positions, span_offsets, side="right").tolist()
+    shifts = np.searchsorted(positions, chars.span_offsets, side="right").tolist()
     new_offsets = [
-        offset + shift for offset, shift in zip(span_offsets, shifts, strict=True)
+        offset + shift for offset, shift in zip(chars.span_offsets, shifts, strict=True)
     ]
-    return Broken(new_texts, new_synthetic, new_boxes, new_offsets)
+    return replace(
+        chars,
+        texts=new_texts,
+        synthetic=new_synthetic,
+        boxes=new_boxes,
+        span_offsets=new_offsets,
+    )
 
 
-def word_breaks(
-    texts: Sequence[str],
-    boxes: npt.NDArray[np.float64],
-    raw_lines: Sequence[dict[str, Any]],
-    line_spans: Sequence[Sequence[dict[str, Any]]],
-    span_offsets: Sequence[int],
-    span_fonts: Sequence[tuple[str, float]],
-) -> list[tuple[int, Box]]:
+def word_breaks(chars: RawChars) -> list[tuple[int, Box]]:
     """(index, box) of each break to insert before character `index`, its box
     the gap it stands for (MuPDF's page space). The page's glyph pairs are
     measured at once by numpy; Python visits only the pairs that lie apart."""
+    texts, boxes, raw_lines = chars.texts, chars.boxes, chars.raw_lines
+    line_spans, span_offsets, span_fonts = (
+        chars.line_spans,
+        chars.span_offsets,
+        chars.span_fonts,
+    )
     if len(texts) < 2:
         return []
     smallest = GAP_EM * min(map(itemgetter(1), span_fonts))

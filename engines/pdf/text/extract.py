@@ -23,6 +23,7 @@ from engines.pdf import collector, geometry
 from engines.pdf.fonts import glyph_text_page, lying_fonts
 from engines.pdf.glyphs import capped_box, is_tall, strip_subset_prefix
 from engines.pdf.text.breaks import insert_breaks
+from engines.pdf.text.chars import RawChars
 from engines.pdf.text.folding import Fold, Folded, fold_text
 from engines.pdf.text.spacing import letter_spacing
 from engines.pdf.types import Link
@@ -147,17 +148,16 @@ def _lines(page: pymupdf.Page) -> list[Line]:
     boxes = np.frombuffer(packed, np.float64).reshape(-1, 4)
     boxes = _capped(boxes, raw_lines, line_spans, span_offsets)
     synthetic = list(map(_char_synthetic, chars))
-    broken = insert_breaks(
-        texts, synthetic, boxes, raw_lines, line_spans, span_offsets, span_fonts
-    )
-    texts, synthetic = broken.texts, broken.synthetic
-    boxes, span_offsets = broken.boxes, broken.span_offsets
-    rects = geometry.display_boxes_transformer(page, rotation)(boxes)
-    visible = _visible(rects, page.rect)
-    if any(synthetic):
-        spacing = letter_spacing(
+    taken = insert_breaks(
+        RawChars(
             texts, synthetic, boxes, raw_lines, line_spans, span_offsets, span_fonts
         )
+    )
+    texts, span_offsets = taken.texts, taken.span_offsets
+    rects = geometry.display_boxes_transformer(page, rotation)(taken.boxes)
+    visible = _visible(rects, page.rect)
+    if any(taken.synthetic):
+        spacing = letter_spacing(taken)
         if spacing:
             visible[spacing] = False
     page_chars = _PageChars(

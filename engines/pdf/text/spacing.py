@@ -20,29 +20,21 @@ import statistics
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import compress
-from typing import Any
 
-import numpy as np
-import numpy.typing as npt
+from engines.pdf.text.chars import RawChars
 
 MIN_RUN = 3
 MAX_GAP_EM = 0.6
 KEEP_RATIO = 1.5
 
 
-def letter_spacing(
-    texts: Sequence[str],
-    synthetic: Sequence[bool],
-    boxes: npt.NDArray[np.float64],
-    raw_lines: Sequence[dict[str, Any]],
-    line_spans: Sequence[Sequence[dict[str, Any]]],
-    span_offsets: Sequence[int],
-    span_fonts: Sequence[tuple[str, float]],
-) -> list[int]:
+def letter_spacing(chars: RawChars) -> list[int]:
     """Indices (into the page's characters) of the spaces MuPDF made between
-    the letters of letter-spaced runs; `boxes` are the characters' boxes as
-    MuPDF gives them (unrotated page space, points). The work is per made-up
-    space, not per character: a page of TeX has one at every word break."""
+    the letters of letter-spaced runs. The work is per made-up space, not per
+    character: a page of TeX has one at every word break."""
+    texts, synthetic, boxes = chars.texts, chars.synthetic, chars.boxes
+    span_offsets, span_fonts = chars.span_offsets, chars.span_fonts
+    raw_lines, line_spans = chars.raw_lines, chars.line_spans
     made = list(compress(range(len(synthetic)), synthetic))
     dropped: list[int] = []
     span = 0
