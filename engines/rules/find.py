@@ -19,6 +19,7 @@ import regex
 from engines.pdf import geometry
 from engines.pdf.redact.words import word_char
 from engines.pdf.text.cache import load_page, mupdf_lock, open_document, page_text
+from engines.pdf.text.extract import Line
 from engines.pdf.text.folding import Fold, Folded
 from engines.pdf.text.results import results_for_span
 from engines.pdf.types import Box
@@ -26,6 +27,13 @@ from engines.rules.spans import compile_rule, fold_of, quick_fold, spans
 from engines.rules.types import Match, Rule, match_id
 
 _TAGS = regex.compile(r"<[^<>]*>")
+# Presets whose values a line may break inside with no space of their own (a
+# column breaks an address at its "@", a hyphen or a slash): their page text
+# joins such lines. A soft hyphen takes the joining space's place: folding
+# drops it, and every offset stays that of the page's text.
+_WRAPPED = frozenset(("email", "url"))
+_JOINT = "\u00ad"
+_WRAPS_AFTER = ("@", "-", "/", "_", "=", "&")
 _METADATA_KEYS = ("title", "author", "subject", "keywords", "creator", "producer")
 
 
@@ -73,6 +81,7 @@ def _page_matches(
     fields, notes = _widgets_and_notes(path, number)
     folds: dict[Fold, Folded] = {}
     found: list[Match] = []
+    joined: tuple[str, Folded] | None = None
     for index, (rule, pattern) in enumerate(zip(rules, compiled, strict=True)):
         field_hits = []
         for field in fields:
@@ -84,10 +93,17 @@ def _page_matches(
                            field.value, start, end, place)
                 )  # fmt: skip
         seen: set[tuple[Box, ...]] = set()
-        folded = folds.get(fold_of(rule))
-        if folded is None:
-            folded = folds[fold_of(rule)] = quick_fold(text.text, fold_of(rule))
-        for start, end in spans(rule, pattern, text.text, folded, timeout=timeout):
+        if rule.kind == "preset" and rule.value in _WRAPPED:
+            if joined is None:
+                source = _joined(text.lines, text.line_starts, text.text)
+                joined = (source, quick_fold(source, fold_of(rule)))
+            source, folded = joined
+        else:
+            source = text.text
+            if fold_of(rule) not in folds:
+                folds[fold_of(rule)] = quick_fold(source, fold_of(rule))
+            folded = folds[fold_of(rule)]
+        for start, end in spans(rule, pattern, source, folded, timeout=timeout):
             boxes = tuple(r.position for r in results_for_span(text, start, end))
             # A line read two ways (a lying font) gives the same match twice;
             # a field whose value matched goes whole, its drawing with it.
@@ -95,7 +111,7 @@ def _page_matches(
                 continue
             seen.add(boxes)
             found.append(
-                _match(key, rule, index, "page", number, boxes, text.text,
+                _match(key, rule, index, "page", number, boxes, source,
                        start, end, "page text")
             )  # fmt: skip
         for place, box, value in notes:
@@ -125,12 +141,23 @@ def _match(
         target=target,
         page=page,
         boxes=boxes,
-        text=source[start:end],
+        text=source[start:end].replace(_JOINT, ""),
         offset=start,
         place=place,
         starts_word=start == 0 or not word_char(source[start - 1]),
         ends_word=end == len(source) or not word_char(source[end]),
     )
+
+
+def _joined(lines: Sequence[Line], starts: Sequence[int], text: str) -> str:
+    """`text` (the lines joined by spaces) with the space between two lines
+    made a soft hyphen where the first ends in a character a value breaks
+    after, or the second starts with "@"."""
+    chars = list(text)
+    for before, after, start in zip(lines, lines[1:], starts[1:], strict=False):
+        if before.text.endswith(_WRAPS_AFTER) or after.text.startswith("@"):
+            chars[start - 1] = _JOINT
+    return "".join(chars)
 
 
 def _inside_any(boxes: Sequence[Box], holders: Sequence[Box]) -> bool:

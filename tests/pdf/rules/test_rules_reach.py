@@ -1,0 +1,149 @@
+"""Preset rules reach a value however the page prints it: wrapped at a line's
+end (at its "@", after a hyphen, between a card's groups), set in two fonts,
+on a rotated page, in a form field's value, in a note's text. Each document is
+redacted as an order does (found by `engines.rules`, areas redacted, copies
+scrubbed) and its output read by pdftotext, mutool, qpdf and a pikepdf walk
+(`judges.findings`): every piece of the value is gone, the other words stay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from engines.pdf.annotate import apply_annotations
+from engines.pdf.redact import Removed
+from engines.pdf.types import Annotation, Placement
+from engines.rules import Rule, find_matches
+from tests.pdf.redaction import judges
+
+RULES = [Rule("preset", "email"), Rule("preset", "card")]
+OTHERS = ("Alpha", "bravo", "charlie", "delta", "echo", "foxtrot")
+
+
+def _others(page: pymupdf.Page) -> None:
+    page.insert_text((40, 270), " ".join(OTHERS), fontsize=11)
+
+
+def wrapped(doc: pymupdf.Document) -> list[str]:
+    """Three values broken over two lines, as a narrow column breaks them."""
+    page = doc.new_page(width=400, height=300)
+    for n, line in enumerate([
+        "Please charge the card 4111 1111",
+        "1111 1111 for the order today.",
+        "Write to jane.roe@",
+        "mailhost.example about it,",
+        "or to the desk at desk.one@exam-",
+        "pleco.example next week.",
+    ]):  # fmt: skip
+        page.insert_text((40, 40 + 16 * n), line, fontsize=11)
+    _others(page)
+    return ["4111 1111", "1111 1111", "jane.roe", "mailhost", "desk.one", "pleco"]
+
+
+def two_fonts(doc: pymupdf.Document) -> list[str]:
+    """An address whose name is set in one font and the rest in another."""
+    page = doc.new_page(width=400, height=300)
+    x = 40.0
+    for piece, font in (("Mail ", "helv"), ("mary", "tiro"),
+                        (".major@corp.example", "cour"), (" today", "helv")):  # fmt: skip
+        page.insert_text((x, 60), piece, fontsize=11, fontname=font)
+        x += pymupdf.get_text_length(piece, font, 11)
+    _others(page)
+    return ["mary", "major@corp"]
+
+
+def rotated(doc: pymupdf.Document) -> list[str]:
+    """A landscape page: the page is turned, its text written along it."""
+    page = doc.new_page(width=300, height=400)
+    page.set_rotation(90)
+    page.insert_text((40, 60), "Card 5555 5555 5555 4444 and", fontsize=11)
+    page.insert_text((40, 80), "mail lee.kim@turned.example today", fontsize=11)
+    _others(page)
+    return ["5555 5555", "lee.kim"]
+
+
+def field_value(doc: pymupdf.Document) -> list[str]:
+    """A form field whose value is an address."""
+    page = doc.new_page(width=400, height=300)
+    widget = pymupdf.Widget()
+    widget.field_name, widget.field_type = "contact", pymupdf.PDF_WIDGET_TYPE_TEXT
+    widget.rect = pymupdf.Rect(40, 40, 300, 60)
+    widget.field_value = "sam.fox@fields.example"
+    page.add_widget(widget)
+    _others(page)
+    return ["sam.fox"]
+
+
+def note_text(doc: pymupdf.Document) -> list[str]:
+    """A sticky note and a free text box naming an address and a card."""
+    page = doc.new_page(width=400, height=300)
+    page.add_text_annot((360, 20), "ask ana.lu@notes.example first")
+    box = page.add_freetext_annot(
+        pymupdf.Rect(40, 100, 360, 130), "Paid with 3782 822463 10005"
+    )
+    box.update()
+    _others(page)
+    return ["ana.lu", "822463"]
+
+
+BUILDERS: dict[str, Callable[[pymupdf.Document], list[str]]] = {
+    "wrapped": wrapped,
+    "two_fonts": two_fonts,
+    "rotated": rotated,
+    "field_value": field_value,
+    "note_text": note_text,
+}
+
+
+@pytest.fixture(scope="module")
+def built(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, tuple[Path, list[str]]]:
+    folder = tmp_path_factory.mktemp("rules-reach")
+    out = {}
+    for name, build in BUILDERS.items():
+        doc = pymupdf.open()
+        pieces = build(doc)
+        path = folder / f"{name}.pdf"
+        doc.save(path)
+        out[name] = (path, pieces)
+    return out
+
+
+def _redact(path: Path) -> Path:
+    found = find_matches(str(path), RULES, document_key="doc")
+    placements = [
+        Placement(
+            m.page,
+            Annotation("RedactTextElemType", "doc", m.page, m.id, coords=m.boxes),
+        )
+        for m in found
+        if m.is_area and m.page is not None
+    ]
+    out = path.with_name(f"{path.stem}-out.pdf")
+    report = apply_annotations(
+        str(path),
+        str(out),
+        placements,
+        mode="burn",
+        scrub=[Removed(m.text, m.starts_word, m.ends_word) for m in found],
+    )
+    assert report.redaction_verified is True
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(BUILDERS))
+def test_every_piece_of_the_value_is_gone_from_the_output(
+    built: dict[str, tuple[Path, list[str]]], name: str
+) -> None:
+    path, pieces = built[name]
+    for piece in pieces:
+        assert judges.findings(path, piece), piece  # there before
+    out = _redact(path)
+    for piece in pieces:
+        assert judges.findings(out, piece) == [], piece
+    assert judges.surviving_share(out, 0, OTHERS) >= 0.9
