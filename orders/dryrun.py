@@ -11,6 +11,7 @@ from contextlib import ExitStack
 from typing import Any
 
 from documents.storage import pdf_path
+from engines.rules import RuleError
 from orders.matching import matches_of, text_hmac
 from orders.rules import match_wire
 from orders.services import check_documents
@@ -42,10 +43,20 @@ def dry_run(*, spec: OrderSpec, owner_id: int | None, clear: bool) -> dict[str, 
             "over_limit",
         )
         errors.raise_any()
+    rules = spec.redaction_rules
     with ExitStack() as stack:
         paths = {key: stack.enter_context(pdf_path(doc)) for key, doc in docs.items()}
-        found = matches_of(spec, paths, pages)
-    rules = spec.redaction_rules
+        try:
+            found = matches_of(spec, paths, pages)
+        except RuleError as exc:
+            # A pattern slow on these pages: the client fixes that rule.
+            errors.add(
+                f"redactionRules[{exc.rule}].{rules[exc.rule].kind}",
+                exc.reason,
+                exc.code,
+            )
+            errors.raise_any()
+            raise
     matches = [
         match_wire(
             key,

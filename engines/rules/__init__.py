@@ -19,7 +19,14 @@ folds it), `find` (a whole document).
 from engines.rules.find import find_matches
 from engines.rules.presets import PRESETS
 from engines.rules.spans import compile_rule, spans
-from engines.rules.types import AREA_TARGETS, TARGETS, Match, Rule, match_id
+from engines.rules.types import (
+    AREA_TARGETS,
+    TARGETS,
+    Match,
+    Rule,
+    RuleError,
+    match_id,
+)
 
 __all__ = [
     "AREA_TARGETS",
@@ -27,6 +34,7 @@ __all__ = [
     "TARGETS",
     "Match",
     "Rule",
+    "RuleError",
     "compile_rule",
     "find_matches",
     "match_id",

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import pymupdf
 import regex
 
+from engines.errors import SearchError
 from engines.pdf import geometry
 from engines.pdf.redact.words import word_char
 from engines.pdf.text.cache import load_page, mupdf_lock, open_document, page_text
@@ -24,7 +25,7 @@ from engines.pdf.text.folding import Fold, Folded
 from engines.pdf.text.results import results_for_span
 from engines.pdf.types import Box
 from engines.rules.spans import compile_rule, fold_of, quick_fold, spans
-from engines.rules.types import Match, Rule, match_id
+from engines.rules.types import Match, Rule, RuleError, match_id
 
 _TAGS = regex.compile(r"<[^<>]*>")
 # Presets whose values a line may break inside with no space of their own (a
@@ -56,8 +57,9 @@ def find_matches(
     when None), then in the document's own strings. Ids are made with
     `document_key` (the document's id). In page order, rule by rule.
 
-    Raises `SearchError` for a bad rule or a pattern slower than `timeout`
-    seconds on one text, and the text engine's errors for a bad file."""
+    Raises `SearchError` for a bad rule, `RuleError` (naming the rule) for a
+    pattern slower than `timeout` seconds on one text, and the text engine's
+    errors for a bad file."""
     compiled = [compile_rule(rule) for rule in rules]
     with mupdf_lock:
         count = open_document(path).page_count
@@ -85,7 +87,9 @@ def _page_matches(
     for index, (rule, pattern) in enumerate(zip(rules, compiled, strict=True)):
         field_hits = []
         for field in fields:
-            for start, end in spans(rule, pattern, field.value, timeout=timeout):
+            for start, end in _spans(
+                index, rule, pattern, field.value, timeout=timeout
+            ):
                 place = f"field {field.name}"
                 field_hits.append(field.box)
                 found.append(
@@ -103,7 +107,7 @@ def _page_matches(
             if fold_of(rule) not in folds:
                 folds[fold_of(rule)] = quick_fold(source, fold_of(rule))
             folded = folds[fold_of(rule)]
-        for start, end in spans(rule, pattern, source, folded, timeout=timeout):
+        for start, end in _spans(index, rule, pattern, source, folded, timeout=timeout):
             boxes = tuple(r.position for r in results_for_span(text, start, end))
             # A line read two ways (a lying font) gives the same match twice;
             # a field whose value matched goes whole, its drawing with it.
@@ -115,12 +119,28 @@ def _page_matches(
                        start, end, "page text")
             )  # fmt: skip
         for place, box, value in notes:
-            for start, end in spans(rule, pattern, value, timeout=timeout):
+            for start, end in _spans(index, rule, pattern, value, timeout=timeout):
                 found.append(
                     _match(key, rule, index, "annotation", number, (box,),
                            value, start, end, place)
                 )  # fmt: skip
     return found
+
+
+def _spans(
+    index: int,
+    rule: Rule,
+    pattern: regex.Pattern[str] | str,
+    text: str,
+    folded: Folded | None = None,
+    *,
+    timeout: float,
+) -> list[tuple[int, int]]:
+    """`spans`, its time limit's error naming the rule by its number."""
+    try:
+        return spans(rule, pattern, text, folded, timeout=timeout)
+    except SearchError as exc:
+        raise RuleError(index, str(exc)) from exc
 
 
 def _match(
@@ -236,7 +256,7 @@ def _document_matches(
     found = []
     for index, (rule, pattern) in enumerate(zip(rules, compiled, strict=True)):
         for place, value in texts:
-            for start, end in spans(rule, pattern, value, timeout=timeout):
+            for start, end in _spans(index, rule, pattern, value, timeout=timeout):
                 found.append(
                     _match(key, rule, index, "document", None, (), value,
                            start, end, place)

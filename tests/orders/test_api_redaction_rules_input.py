@@ -1,0 +1,81 @@
+"""Bad redaction rules are refused with a 400 problem naming the field, before
+any work: a value that is not a string is not taken for its text, and a
+pattern too slow to run is named by its rule, not only described."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pymupdf
+import pytest
+
+from tests.orders.helpers import element, order_body
+
+
+@pytest.fixture
+def pdf(uploaded: Callable[..., str]) -> str:
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=200)
+    page.insert_text(
+        (40, 60), "Acme " + "a" * 40 + "b, mail jane@example.org", fontsize=8
+    )
+    return uploaded(bytes(doc.tobytes()))
+
+
+def _post(client: Any, pdf: str, rules: Any, query: str) -> Any:
+    body = order_body([element(pdf)])
+    body["redactionRules"] = rules
+    return client.post(
+        "/transformations" + query, data=body, content_type="application/json"
+    )
+
+
+BAD: list[tuple[Any, str]] = [
+    ([{"text": 123}], "redactionRules[0].text"),
+    ([{"text": True}], "redactionRules[0].text"),
+    ([{"regex": 5}], "redactionRules[0].regex"),
+    ([{"preset": "email", "overlayText": 5}], "redactionRules[0].overlayText"),
+    ([{"preset": "email", "reason": 6}], "redactionRules[0].reason"),
+    ([{"text": ""}], "redactionRules[0].text"),
+    ([{"text": " \u00ad "}], "redactionRules[0].text"),
+    ([{"regex": "(unclosed"}], "redactionRules[0].regex"),
+    ([{"preset": "no-such"}], "redactionRules[0].preset"),
+    ([{"text": "Acme"}] * 101, "redactionRules"),
+    (["email"], "redactionRules[0]"),
+]
+
+
+@pytest.mark.parametrize("query", ["?dryRun=true", ""])
+@pytest.mark.parametrize(("rules", "field"), BAD)
+def test_a_bad_rule_is_a_400_naming_its_field(
+    client: Any, pdf: str, rules: Any, field: str, query: str
+) -> None:
+    response = _post(client, pdf, rules, query)
+    assert response.status_code == 400, response.content
+    assert response["Content-Type"] == "application/problem+json"
+    assert field in response.json()["errors"], response.json()
+
+
+def test_a_pattern_too_slow_for_the_page_is_named_by_its_rule(
+    client: Any, pdf: str
+) -> None:
+    rules = [{"preset": "email"}, {"regex": "(?:a|aa)+$"}]
+    response = _post(client, pdf, rules, "?dryRun=true")
+    assert response.status_code == 400, response.content
+    assert response["Content-Type"] == "application/problem+json"
+    problem = response.json()
+    assert list(problem["errors"]) == ["redactionRules[1].regex"], problem
+    assert problem["code"] == "invalid_search"
+    assert "(?:a|aa)" not in str(problem)  # the pattern is not echoed
+
+
+def test_an_order_whose_pattern_is_too_slow_fails_naming_the_rule(
+    pdf: str, run_order: Callable[..., Any]
+) -> None:
+    body = order_body([element(pdf)])
+    body["redactionRules"] = [{"preset": "email"}, {"regex": "(?:a|aa)+$"}]
+    order = run_order(body)
+    assert order["currentState"] == "FAILED"
+    assert "redactionRules[1]" in order["errorMessage"], order["errorMessage"]
+    assert "(?:a|aa)" not in order["errorMessage"]
