@@ -25,6 +25,7 @@ from engines.rules.types import (
     Match,
     Rule,
     RuleError,
+    TooManyMatches,
     match_id,
 )
 
@@ -35,6 +36,7 @@ __all__ = [
     "Match",
     "Rule",
     "RuleError",
+    "TooManyMatches",
     "compile_rule",
     "find_matches",
     "match_id",

@@ -10,6 +10,7 @@ under its lock; nothing is written.
 from __future__ import annotations
 
 import html
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -25,7 +26,7 @@ from engines.pdf.text.folding import Fold, Folded
 from engines.pdf.text.results import results_for_span
 from engines.pdf.types import Box
 from engines.rules.spans import compile_rule, fold_of, quick_fold, spans
-from engines.rules.types import Match, Rule, RuleError, match_id
+from engines.rules.types import Match, Rule, RuleError, TooManyMatches, match_id
 
 _TAGS = regex.compile(r"<[^<>]*>")
 # Presets whose values a line may break inside with no space of their own (a
@@ -52,14 +53,15 @@ def find_matches(
     document_key: str,
     pages: Iterable[int] | None = None,
     timeout: float = 1.0,
+    limit: int | None = None,
 ) -> list[Match]:
     """The matches of `rules` in the PDF at `path`: on `pages` (0-based; all
     when None), then in the document's own strings. Ids are made with
     `document_key` (the document's id). In page order, rule by rule.
 
     Raises `SearchError` for a bad rule, `RuleError` (naming the rule) for a
-    pattern slower than `timeout` seconds on one text, and the text engine's
-    errors for a bad file."""
+    pattern slower than `timeout` seconds on one text, `TooManyMatches` past
+    `limit` matches, and the text engine's errors for a bad file."""
     compiled = [compile_rule(rule) for rule in rules]
     with mupdf_lock:
         count = open_document(path).page_count
@@ -67,7 +69,9 @@ def find_matches(
     found: list[Match] = []
     for number in chosen:
         found += _page_matches(path, number, rules, compiled, document_key, timeout)
+        _within(found, limit)
     found += _document_matches(path, rules, compiled, document_key, timeout)
+    _within(found, limit)
     return found
 
 
@@ -125,6 +129,16 @@ def _page_matches(
                            value, start, end, place)
                 )  # fmt: skip
     return found
+
+
+def _within(found: Sequence[Match], limit: int | None) -> None:
+    """`TooManyMatches`, naming the rule that matched most, past `limit`."""
+    if limit is not None and len(found) > limit:
+        counts = Counter(match.rule for match in found)
+        rule = max(counts, key=lambda n: (counts[n], -n))
+        raise TooManyMatches(
+            rule, f"more than {limit} matches in all; narrow this rule"
+        )
 
 
 def _spans(

@@ -66,6 +66,13 @@ class RuleError(SearchError):
         self.reason = reason
 
 
+class TooManyMatches(RuleError):
+    """Rule `rule` matched more often than an order may redact (a pattern
+    that takes every letter): narrowed, it can run."""
+
+    code = "over_limit"
+
+
 @dataclass(frozen=True, slots=True)
 class Match:
     """One match of rule number `rule` (0-based, in the order's list).

@@ -79,3 +79,23 @@ def test_an_order_whose_pattern_is_too_slow_fails_naming_the_rule(
     assert order["currentState"] == "FAILED"
     assert "redactionRules[1]" in order["errorMessage"], order["errorMessage"]
     assert "(?:a|aa)" not in order["errorMessage"]
+
+
+def test_a_rule_that_matches_too_often_is_named(
+    client: Any,
+    pdf: str,
+    run_order: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("orders.matching.MAX_MATCHES", 30)
+    rules = [{"preset": "email"}, {"regex": "[a-z]"}]
+    response = _post(client, pdf, rules, "?dryRun=true")
+    assert response.status_code == 400, response.content
+    problem = response.json()
+    assert list(problem["errors"]) == ["redactionRules[1].regex"], problem
+    assert problem["code"] == "over_limit"
+    body = order_body([element(pdf)])
+    body["redactionRules"] = rules
+    order = run_order(body)
+    assert order["currentState"] == "FAILED"
+    assert order["errorMessage"].startswith("redactionRules[1]: more than 30 matches")

@@ -17,7 +17,7 @@ import pytest
 from engines.pdf.annotate import apply_annotations
 from engines.pdf.redact import Removed
 from engines.pdf.types import Annotation, Placement
-from engines.rules import Rule, find_matches
+from engines.rules import Rule, TooManyMatches, find_matches
 from tests.pdf.redaction import judges
 
 RULES = [Rule("preset", "email"), Rule("preset", "card")]
@@ -147,3 +147,19 @@ def test_every_piece_of_the_value_is_gone_from_the_output(
     for piece in pieces:
         assert judges.findings(out, piece) == [], piece
     assert judges.surviving_share(out, 0, OTHERS) >= 0.9
+
+
+def test_a_rule_matching_past_the_limit_stops_naming_the_rule(tmp_path: Path) -> None:
+    """A pattern that matches every letter would make an area of each: the
+    search stops at the limit instead of listing them all."""
+    doc = pymupdf.open()
+    for _ in range(3):
+        doc.new_page().insert_text((40, 60), " ".join(OTHERS), fontsize=11)
+    path = tmp_path / "letters.pdf"
+    doc.save(path)
+    rules = [Rule("preset", "email"), Rule("regex", "[a-z]")]
+    assert len(find_matches(str(path), rules, document_key="d", limit=99)) == 99
+    with pytest.raises(TooManyMatches) as caught:
+        find_matches(str(path), rules, document_key="d", limit=50)
+    assert caught.value.rule == 1 and caught.value.code == "over_limit"
+    assert "more than 50 matches" in str(caught.value)
