@@ -99,3 +99,31 @@ def test_a_rule_that_matches_too_often_is_named(
     order = run_order(body)
     assert order["currentState"] == "FAILED"
     assert order["errorMessage"].startswith("redactionRules[1]: more than 30 matches")
+
+
+WRITES: list[dict[str, Any]] = [
+    {"type": "stamp", "text": "Mail ops@corp.example", "position": "top"},
+    {"type": "fillForm", "values": {"contact": "ops@corp.example"}, "flatten": True},
+    {"type": "metadata", "title": "Questions: ops@corp.example"},
+    {"type": "pageNumbers", "prefix": "ops@corp.example p. "},
+    {"type": "outline", "bookmarks": [{"title": "see www.corp.example", "page": 1}]},
+]
+
+
+@pytest.mark.parametrize("query", ["?dryRun=true", ""])
+@pytest.mark.parametrize("operation", WRITES, ids=lambda op: op["type"])
+def test_an_operation_writing_what_a_rule_redacts_is_refused(
+    client: Any, pdf: str, operation: dict[str, Any], query: str
+) -> None:
+    """The order's own stamps, numbers, form values, bookmarks and metadata
+    would deliver in clear what its rules redact everywhere else."""
+    body = order_body([element(pdf)])
+    body["redactionRules"] = [{"text": "Acme"}, {"preset": "email"}, {"preset": "url"}]
+    body["transformationDetails"][0]["operations"] = [operation]
+    response = client.post(
+        "/transformations" + query, data=body, content_type="application/json"
+    )
+    assert response.status_code == 400, response.content
+    errors = response.json()["errors"]
+    assert list(errors) == ["transformationDetails[0].operations[0]"], errors
+    assert "redactionRules[" in errors["transformationDetails[0].operations[0]"][0]
