@@ -13,6 +13,7 @@ import html
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pymupdf
 import regex
@@ -227,6 +228,7 @@ def _widgets_and_notes(
             for item in values:
                 if isinstance(item, str) and item.strip():
                     fields.append(_Field(widget.field_name or "", item, box))
+            notes += _shown_on_demand(widget, box, values)
         for annot in page.annots():
             box = geometry.rect_to_box(
                 geometry.page_rect_to_display(page, pymupdf.Rect(annot.rect))
@@ -241,7 +243,28 @@ def _widgets_and_notes(
             if form == "string" and rich.strip():
                 plain = html.unescape(_TAGS.sub(" ", rich))
                 notes.append((f"annotation {kind} /RC", box, plain))
+        for link in page.get_links():
+            if link.get("uri"):
+                box = geometry.rect_to_box(
+                    geometry.page_rect_to_display(page, pymupdf.Rect(link["from"]))
+                )
+                notes.append(("annotation Link /URI", box, link["uri"]))
     return fields, notes
+
+
+def _shown_on_demand(
+    widget: pymupdf.Widget, box: Box, values: list[Any]
+) -> list[tuple[str, Box, str]]:
+    """What a viewer shows of a field only when asked: its tooltip, and the
+    options of a choice it does not hold (an option may be an export value
+    and a display text)."""
+    name = widget.field_name or ""
+    texts = [(f"field {name} /TU", widget.field_label or "")]
+    for option in widget.choice_values or ():
+        for text in option if isinstance(option, (list, tuple)) else (option,):
+            if text not in values:
+                texts.append((f"field {name} /Opt", str(text)))
+    return [(place, box, text) for place, text in texts if text.strip()]
 
 
 def _document_matches(

@@ -20,7 +20,7 @@ from engines.pdf.types import Annotation, Placement
 from engines.rules import Rule, TooManyMatches, find_matches
 from tests.pdf.redaction import judges
 
-RULES = [Rule("preset", "email"), Rule("preset", "card")]
+RULES = [Rule("preset", "email"), Rule("preset", "card"), Rule("preset", "url")]
 OTHERS = ("Alpha", "bravo", "charlie", "delta", "echo", "foxtrot")
 
 
@@ -90,7 +90,34 @@ def note_text(doc: pymupdf.Document) -> list[str]:
     return ["ana.lu", "822463"]
 
 
+def hidden_values(doc: pymupdf.Document) -> list[str]:
+    """Values a viewer shows on demand, not on the page: a choice field's
+    options, a field's tooltip, the targets of links whose text says
+    something else."""
+    page = doc.new_page(width=400, height=300)
+    page.insert_text((40, 60), "Write to the desk or read the case file", fontsize=11)
+    choice = pymupdf.Widget()
+    choice.field_name, choice.field_type = "pick", pymupdf.PDF_WIDGET_TYPE_COMBOBOX
+    choice.rect = pymupdf.Rect(40, 150, 300, 170)
+    choice.choice_values = ["none", "opt.one@choices.example"]
+    choice.field_value = "none"
+    page.add_widget(choice)
+    memo = pymupdf.Widget()
+    memo.field_name, memo.field_type = "memo", pymupdf.PDF_WIDGET_TYPE_TEXT
+    memo.rect = pymupdf.Rect(40, 200, 300, 220)
+    memo.field_value, memo.field_label = "ok", "ask tip.two@tooltip.example"
+    page.add_widget(memo)
+    for rect, uri in (((40, 48, 140, 62), "mailto:link.three@uri.example"),
+                      ((200, 48, 330, 62), "https://secret-case.example/file/12")):  # fmt: skip
+        page.insert_link(
+            {"kind": pymupdf.LINK_URI, "from": pymupdf.Rect(rect), "uri": uri}
+        )
+    _others(page)
+    return ["opt.one", "tip.two", "link.three", "secret-case"]
+
+
 BUILDERS: dict[str, Callable[[pymupdf.Document], list[str]]] = {
+    "hidden_values": hidden_values,
     "wrapped": wrapped,
     "two_fonts": two_fonts,
     "rotated": rotated,
