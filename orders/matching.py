@@ -51,6 +51,7 @@ def matches_of(
             pages=pages.get(key, []),
             timeout=service().regex_timeout,
             limit=left,
+            attachments=spec.keep_attachments,
         )
         left -= len(found[key])
     return found

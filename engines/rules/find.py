@@ -26,6 +26,7 @@ from engines.pdf.text.extract import Line
 from engines.pdf.text.folding import Fold, Folded
 from engines.pdf.text.results import results_for_span
 from engines.pdf.types import Box
+from engines.rules.attached import attached_texts
 from engines.rules.spans import compile_rule, fold_of, quick_fold, spans
 from engines.rules.types import Match, Rule, RuleError, TooManyMatches, match_id
 
@@ -55,9 +56,11 @@ def find_matches(
     pages: Iterable[int] | None = None,
     timeout: float = 1.0,
     limit: int | None = None,
+    attachments: bool = False,
 ) -> list[Match]:
     """The matches of `rules` in the PDF at `path`: on `pages` (0-based; all
-    when None), then in the document's own strings. Ids are made with
+    when None), then in the document's own strings, and in its attached
+    files when `attachments` (an order that keeps them). Ids are made with
     `document_key` (the document's id). In page order, rule by rule.
 
     Raises `SearchError` for a bad rule, `RuleError` (naming the rule) for a
@@ -71,7 +74,9 @@ def find_matches(
     for number in chosen:
         found += _page_matches(path, number, rules, compiled, document_key, timeout)
         _within(found, limit)
-    found += _document_matches(path, rules, compiled, document_key, timeout)
+    found += _document_matches(
+        path, rules, compiled, document_key, timeout, attachments
+    )
     _within(found, limit)
     return found
 
@@ -273,9 +278,11 @@ def _document_matches(
     compiled: Sequence[regex.Pattern[str] | str],
     key: str,
     timeout: float,
+    attachments: bool,
 ) -> list[Match]:
     """Matches in the metadata (information dictionary, XMP) and the outline:
-    what an Office document's properties become in its PDF rendition."""
+    what an Office document's properties become in its PDF rendition; and in
+    the attached files when asked."""
     with mupdf_lock:
         doc = open_document(path)
         texts = [
@@ -290,6 +297,8 @@ def _document_matches(
             (f"outline item {n}", str(item[1]))
             for n, item in enumerate(doc.get_toc(simple=True))
         ]
+        if attachments:
+            texts += attached_texts(doc)
     found = []
     for index, (rule, pattern) in enumerate(zip(rules, compiled, strict=True)):
         for place, value in texts:

@@ -128,3 +128,18 @@ def test_a_dropped_field_and_note_stay_when_a_page_match_removes_their_text(
 ) -> None:
     assert _page_only(client, uploaded, run_order, "Acme Ltd") == (
         "Acme Ltd", "ask Acme Ltd first")  # fmt: skip
+
+
+def test_a_dry_run_that_keeps_attachments_lists_their_matches(
+    client: Any, uploaded: Callable[..., str]
+) -> None:
+    doc = pymupdf.open()
+    doc.new_page().insert_text((40, 60), "Alpha bravo", fontsize=11)
+    doc.embfile_add("notes.txt", b"contact att.one@files.example")
+    body = order_body([element(uploaded(bytes(doc.tobytes())))])
+    body["redactionRules"] = [{"preset": "email"}]
+    assert _dry(client, body) == []  # attachments dropped: nothing to find
+    body["keepAttachments"] = True
+    [match] = _dry(client, body)
+    assert (match["target"], match["place"], match["text"]) == (
+        "document", "attached file 1", "att.one@files.example")  # fmt: skip

@@ -8,7 +8,10 @@ scrubbed) and its output read by pdftotext, mutool, qpdf and a pikepdf walk
 
 from __future__ import annotations
 
+import io
+import zipfile
 from collections.abc import Callable
+from email.message import EmailMessage
 from pathlib import Path
 
 import pymupdf
@@ -141,8 +144,8 @@ def built(
     return out
 
 
-def _redact(path: Path) -> Path:
-    found = find_matches(str(path), RULES, document_key="doc")
+def _redact(path: Path, *, attachments: bool = False) -> Path:
+    found = find_matches(str(path), RULES, document_key="doc", attachments=attachments)
     placements = [
         Placement(
             m.page,
@@ -157,6 +160,7 @@ def _redact(path: Path) -> Path:
         str(out),
         placements,
         mode="burn",
+        keep_attachments=attachments,
         scrub=[Removed(m.text, m.starts_word, m.ends_word) for m in found],
     )
     assert report.redaction_verified is True
@@ -190,3 +194,39 @@ def test_a_rule_matching_past_the_limit_stops_naming_the_rule(tmp_path: Path) ->
         find_matches(str(path), rules, document_key="d", limit=50)
     assert caught.value.rule == 1 and caught.value.code == "over_limit"
     assert "more than 50 matches" in str(caught.value)
+
+
+def test_kept_attachments_are_searched_too(tmp_path: Path) -> None:
+    """An order that keeps the attached files (`keepAttachments`) delivers
+    them: the rules read them as the service opens them (text, ZIP members,
+    e-mail parts, their descriptions), and what they find is scrubbed."""
+    doc = pymupdf.open()
+    doc.new_page().insert_text((40, 60), " ".join(OTHERS), fontsize=11)
+    doc.embfile_add(
+        "notes.txt", b"contact att.one@files.example", desc="by desc.two@files.example"
+    )
+    bundle = io.BytesIO()
+    with zipfile.ZipFile(bundle, "w") as archive:
+        archive.writestr("inner/readme.txt", "ask zip.three@files.example")
+    doc.embfile_add("bundle.zip", bundle.getvalue())
+    mail = EmailMessage()
+    mail["From"], mail["Subject"] = "hr@files.example", "Offer"
+    mail.set_content("Card 4111 1111 1111 1111 of mail.four@files.example")
+    mail.add_attachment(
+        "signed by sig.five@files.example".encode("utf-16"),
+        maintype="text", subtype="plain", filename="sig.txt",
+    )  # fmt: skip
+    doc.embfile_add("offer.eml", mail.as_bytes())
+    path = tmp_path / "attached.pdf"
+    doc.save(path)
+    pieces = ["att.one", "desc.two", "zip.three", "mail.four", "4111 1111", "sig.five"]
+    for piece in pieces:
+        assert judges.findings(path, piece), piece
+    found = find_matches(str(path), RULES, document_key="d", attachments=True)
+    assert {m.target for m in found} == {"document"}
+    assert all(m.place.startswith("attached file ") for m in found)
+    assert not any("files.example" in m.place for m in found)  # no text in places
+    out = _redact(path, attachments=True)
+    for piece in pieces:
+        assert judges.findings(out, piece) == [], piece
+    assert judges.surviving_share(out, 0, OTHERS) >= 0.9
