@@ -22,7 +22,7 @@ from engines.errors import SearchError
 from engines.pdf import geometry
 from engines.pdf.redact.words import word_char
 from engines.pdf.text.cache import load_page, mupdf_lock, open_document, page_text
-from engines.pdf.text.extract import Line
+from engines.pdf.text.extract import PageText
 from engines.pdf.text.folding import Fold, Folded
 from engines.pdf.text.results import results_for_span
 from engines.pdf.types import Box
@@ -91,9 +91,8 @@ def _page_matches(
 ) -> list[Match]:
     text = page_text(path, number)
     fields, notes = _widgets_and_notes(path, number)
-    folds: dict[Fold, Folded] = {}
+    readings = _Readings(text)
     found: list[Match] = []
-    joined: tuple[str, Folded] | None = None
     for index, (rule, pattern) in enumerate(zip(rules, compiled, strict=True)):
         field_hits = []
         for field in fields:
@@ -107,27 +106,23 @@ def _page_matches(
                            field.value, start, end, place)
                 )  # fmt: skip
         seen: set[tuple[Box, ...]] = set()
-        if rule.kind == "preset" and rule.value in _WRAPPED:
-            if joined is None:
-                source = _joined(text.lines, text.line_starts, text.text)
-                joined = (source, quick_fold(source, fold_of(rule)))
-            source, folded = joined
-        else:
-            source = text.text
-            if fold_of(rule) not in folds:
-                folds[fold_of(rule)] = quick_fold(source, fold_of(rule))
-            folded = folds[fold_of(rule)]
-        for start, end in _spans(index, rule, pattern, source, folded, timeout=timeout):
-            boxes = tuple(r.position for r in results_for_span(text, start, end))
-            # A line read two ways (a lying font) gives the same match twice;
-            # a field whose value matched goes whole, its drawing with it.
-            if not boxes or boxes in seen or _inside_any(boxes, field_hits):
-                continue
-            seen.add(boxes)
-            found.append(
-                _match(key, rule, index, "page", number, boxes, source,
-                       start, end, "page text")
-            )  # fmt: skip
+        for source, folded, across in readings.of(rule):
+            for start, end in _spans(
+                index, rule, pattern, source, folded, timeout=timeout
+            ):
+                if across and _JOINT not in source[start:end]:
+                    continue  # found in the page's text as written already
+                boxes = tuple(r.position for r in results_for_span(text, start, end))
+                # A line read two ways (a lying font) gives the same match
+                # twice; a field whose value matched goes whole, its drawing
+                # with it.
+                if not boxes or boxes in seen or _inside_any(boxes, field_hits):
+                    continue
+                seen.add(boxes)
+                found.append(
+                    _match(key, rule, index, "page", number, boxes, source,
+                           start, end, "page text")
+                )  # fmt: skip
         for place, box, value in notes:
             for start, end in _spans(index, rule, pattern, value, timeout=timeout):
                 found.append(
@@ -189,13 +184,53 @@ def _match(
     )
 
 
-def _joined(lines: Sequence[Line], starts: Sequence[int], text: str) -> str:
-    """`text` (the lines joined by spaces) with the space between two lines
-    made a soft hyphen where the first ends in a character a value breaks
-    after, or the second starts with "@"."""
-    chars = list(text)
+class _Readings:
+    """A page's text as each rule reads it (folded once per fold): the email
+    and url presets with the lines a value breaks across joined; text and
+    regular expressions as written, then with the words hyphenated at a
+    line's end joined (`across`: only matches over such a joint are new)."""
+
+    def __init__(self, text: PageText) -> None:
+        self.text = text
+        self.sources: dict[str, str] = {"plain": text.text}
+        self.folds: dict[tuple[str, Fold], Folded] = {}
+
+    def of(self, rule: Rule) -> list[tuple[str, Folded, bool]]:
+        if rule.kind == "preset":
+            names = ["wrapped" if rule.value in _WRAPPED else "plain"]
+        else:
+            names = ["plain", "dehyphenated"]
+        out = []
+        for name in names:
+            source = self._source(name)
+            if name == "dehyphenated" and _JOINT not in source:
+                continue
+            fold = fold_of(rule)
+            if (name, fold) not in self.folds:
+                self.folds[name, fold] = quick_fold(source, fold)
+            out.append((source, self.folds[name, fold], name == "dehyphenated"))
+        return out
+
+    def _source(self, name: str) -> str:
+        if name not in self.sources:
+            self.sources[name] = _joined(self.text, hyphens=name == "dehyphenated")
+        return self.sources[name]
+
+
+def _joined(text: PageText, *, hyphens: bool) -> str:
+    """The page's text (its lines joined by spaces) with the joints between
+    two lines made soft hyphens: where the first ends in a character a value
+    breaks after or the second starts with "@" (a wrapped address); or, with
+    `hyphens`, where a word is hyphenated at the first's end (the hyphen goes
+    too)."""
+    chars = list(text.text)
+    lines, starts = text.lines, text.line_starts
     for before, after, start in zip(lines, lines[1:], starts[1:], strict=False):
-        if before.text.endswith(_WRAPS_AFTER) or after.text.startswith("@"):
+        if hyphens:
+            word = before.text[-2:-1].isalpha() and after.text[:1].isalpha()
+            if word and before.text.endswith(("-", _JOINT)):
+                chars[start - 2] = chars[start - 1] = _JOINT
+        elif before.text.endswith(_WRAPS_AFTER) or after.text.startswith("@"):
             chars[start - 1] = _JOINT
     return "".join(chars)
 

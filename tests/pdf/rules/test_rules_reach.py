@@ -23,7 +23,13 @@ from engines.pdf.types import Annotation, Placement
 from engines.rules import Rule, TooManyMatches, find_matches
 from tests.pdf.redaction import judges
 
-RULES = [Rule("preset", "email"), Rule("preset", "card"), Rule("preset", "url")]
+RULES = [
+    Rule("preset", "email"),
+    Rule("preset", "card"),
+    Rule("preset", "url"),
+    Rule("text", "Zanzibar"),
+    Rule("regex", r"Kilimanjaro\s+Trading"),
+]
 OTHERS = ("Alpha", "bravo", "charlie", "delta", "echo", "foxtrot")
 
 
@@ -45,6 +51,21 @@ def wrapped(doc: pymupdf.Document) -> list[str]:
         page.insert_text((40, 40 + 16 * n), line, fontsize=11)
     _others(page)
     return ["4111 1111", "1111 1111", "jane.roe", "mailhost", "desk.one", "pleco"]
+
+
+def hyphenated(doc: pymupdf.Document) -> list[str]:
+    """Words a justified column hyphenated at a line's end, found by a text
+    rule and by a regular expression."""
+    page = doc.new_page(width=400, height=300)
+    for n, line in enumerate([
+        "The shipment reached the port of Zanzi-",
+        "bar by the usual route, and Kiliman-",
+        "jaro Trading paid the well-",
+        "known agent.",
+    ]):  # fmt: skip
+        page.insert_text((40, 40 + 16 * n), line, fontsize=11)
+    _others(page)
+    return ["Zanzi", "bar by", "Kiliman", "jaro"]
 
 
 def two_fonts(doc: pymupdf.Document) -> list[str]:
@@ -121,6 +142,7 @@ def hidden_values(doc: pymupdf.Document) -> list[str]:
 
 BUILDERS: dict[str, Callable[[pymupdf.Document], list[str]]] = {
     "hidden_values": hidden_values,
+    "hyphenated": hyphenated,
     "wrapped": wrapped,
     "two_fonts": two_fonts,
     "rotated": rotated,
