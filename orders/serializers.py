@@ -114,6 +114,17 @@ class TransformationRequestSerializer(RejectsUnknownFields):
             raise serializers.ValidationError(
                 {"redactionRules": [f"at most {MAX_RULES} rules per order"]}
             )
+        first: dict[str, int] = {}
+        for number, rule in enumerate(rules):
+            if first.setdefault(rule.key, number) != number:
+                raise serializers.ValidationError(
+                    {
+                        f"redactionRules[{number}]": [
+                            f"the same rule as redactionRules[{first[rule.key]}] "
+                            "(its matches would have the same ids); give it once"
+                        ]
+                    }
+                )
         if attrs.get("acceptedMatches") is not None and not rules:
             raise serializers.ValidationError(
                 {"acceptedMatches": ["names matches of redactionRules: send them too"]}

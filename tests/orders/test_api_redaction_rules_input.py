@@ -43,6 +43,8 @@ BAD: list[tuple[Any, str]] = [
     ([{"preset": "no-such"}], "redactionRules[0].preset"),
     ([{"text": "Acme"}] * 101, "redactionRules"),
     (["email"], "redactionRules[0]"),
+    # The same rule twice would give its matches the same ids twice.
+    ([{"text": "Acme"}, {"preset": "email"}, {"text": "Acme"}], "redactionRules[2]"),
 ]
 
 
