@@ -230,7 +230,10 @@ def _joined(text: PageText, *, hyphens: bool) -> str:
             word = before.text[-2:-1].isalpha() and after.text[:1].isalpha()
             if word and before.text.endswith(("-", _JOINT)):
                 chars[start - 2] = chars[start - 1] = _JOINT
-        elif before.text.endswith(_WRAPS_AFTER) or after.text.startswith("@"):
+        elif after.text.startswith("@") or (
+            # A capital starts a sentence, not the rest of an address.
+            before.text.endswith(_WRAPS_AFTER) and not after.text[:1].isupper()
+        ):
             chars[start - 1] = _JOINT
     return "".join(chars)
 

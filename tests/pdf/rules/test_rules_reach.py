@@ -252,3 +252,24 @@ def test_kept_attachments_are_searched_too(tmp_path: Path) -> None:
     for piece in pieces:
         assert judges.findings(out, piece) == [], piece
     assert judges.surviving_share(out, 0, OTHERS) >= 0.9
+
+
+def test_the_line_after_a_value_ending_a_line_is_not_taken_into_it(
+    tmp_path: Path,
+) -> None:
+    """A line that ends with a whole address ("…/") and a next one that
+    starts a sentence: the address is found alone."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=300)
+    for n, line in enumerate([
+        "Available at https://example.org/reports/",
+        "Accessed on the first of May, from the site of",
+        "www.court.example/-",
+        "Hearings are listed there.",
+    ]):  # fmt: skip
+        page.insert_text((40, 40 + 16 * n), line, fontsize=11)
+    path = tmp_path / "ends.pdf"
+    doc.save(path)
+    found = find_matches(str(path), RULES, document_key="d")
+    assert sorted(m.text for m in found) == [
+        "https://example.org/reports/", "www.court.example/-"]  # fmt: skip
