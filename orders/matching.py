@@ -32,11 +32,15 @@ MAX_MATCHES = 100_000
 
 
 def matches_of(
-    spec: OrderSpec, paths: Mapping[str, Path], pages: Mapping[str, list[int]]
+    spec: OrderSpec,
+    paths: Mapping[str, Path],
+    pages: Mapping[str, list[int]],
+    deadline: float | None = None,
 ) -> Found:
     """Every match of the order's rules on the pages it reads (`pages`, by
     document), then in each document's own strings. `TooManyMatches` (naming
-    a rule) past `MAX_MATCHES` in all."""
+    a rule) past `MAX_MATCHES` in all; `OutOfTime` past `deadline`
+    (`time.monotonic()`)."""
     if not spec.redaction_rules:
         return {}
     found: Found = {}
@@ -52,6 +56,7 @@ def matches_of(
             timeout=service().regex_timeout,
             limit=left,
             attachments=spec.keep_attachments,
+            deadline=deadline,
         )
         left -= len(found[key])
     return found

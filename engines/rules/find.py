@@ -10,6 +10,7 @@ under its lock; nothing is written.
 from __future__ import annotations
 
 import html
+import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -28,7 +29,14 @@ from engines.pdf.text.results import results_for_span
 from engines.pdf.types import Box
 from engines.rules.attached import attached_texts
 from engines.rules.spans import compile_rule, fold_of, quick_fold, spans
-from engines.rules.types import Match, Rule, RuleError, TooManyMatches, match_id
+from engines.rules.types import (
+    Match,
+    OutOfTime,
+    Rule,
+    RuleError,
+    TooManyMatches,
+    match_id,
+)
 
 _TAGS = regex.compile(r"<[^<>]*>")
 # Presets whose values a line may break inside with no space of their own (a
@@ -57,6 +65,7 @@ def find_matches(
     timeout: float = 1.0,
     limit: int | None = None,
     attachments: bool = False,
+    deadline: float | None = None,
 ) -> list[Match]:
     """The matches of `rules` in the PDF at `path`: on `pages` (0-based; all
     when None), then in the document's own strings, and in its attached
@@ -65,7 +74,8 @@ def find_matches(
 
     Raises `SearchError` for a bad rule, `RuleError` (naming the rule) for a
     pattern slower than `timeout` seconds on one text, `TooManyMatches` past
-    `limit` matches, and the text engine's errors for a bad file."""
+    `limit` matches, `OutOfTime` past `deadline` (`time.monotonic()`), and
+    the text engine's errors for a bad file."""
     compiled = [compile_rule(rule) for rule in rules]
     with mupdf_lock:
         count = open_document(path).page_count
@@ -74,6 +84,8 @@ def find_matches(
     for number in chosen:
         found += _page_matches(path, number, rules, compiled, document_key, timeout)
         _within(found, limit)
+        if deadline is not None and time.monotonic() > deadline:
+            raise OutOfTime(f"the rules were still searching page {number + 1}")
     found += _document_matches(
         path, rules, compiled, document_key, timeout, attachments
     )

@@ -66,6 +66,13 @@ class RuleError(SearchError):
         self.reason = reason
 
 
+class OutOfTime(SearchError):
+    """The search ran past its deadline (a dry run answers while its client
+    waits): fewer pages or rules can run."""
+
+    code = "over_limit"
+
+
 class TooManyMatches(RuleError):
     """Rule `rule` matched more often than an order may redact (a pattern
     that takes every letter): narrowed, it can run."""

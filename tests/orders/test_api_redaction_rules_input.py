@@ -129,3 +129,14 @@ def test_an_operation_writing_what_a_rule_redacts_is_refused(
     errors = response.json()["errors"]
     assert list(errors) == ["transformationDetails[0].operations[0]"], errors
     assert "redactionRules[" in errors["transformationDetails[0].operations[0]"][0]
+
+
+def test_a_dry_run_past_its_deadline_is_refused(
+    client: Any, pdf: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("orders.dryrun.MAX_SECONDS", 0.0)
+    response = _post(client, pdf, [{"text": "Acme"}], "?dryRun=true")
+    assert response.status_code == 400, response.content
+    problem = response.json()
+    assert list(problem["errors"]) == ["redactionRules"], problem
+    assert problem["code"] == "over_limit"

@@ -9,6 +9,7 @@ scrubbed) and its output read by pdftotext, mutool, qpdf and a pikepdf walk
 from __future__ import annotations
 
 import io
+import time
 import zipfile
 from collections.abc import Callable
 from email.message import EmailMessage
@@ -20,7 +21,7 @@ import pytest
 from engines.pdf.annotate import apply_annotations
 from engines.pdf.redact import Removed
 from engines.pdf.types import Annotation, Placement
-from engines.rules import Rule, TooManyMatches, find_matches
+from engines.rules import OutOfTime, Rule, TooManyMatches, find_matches
 from tests.pdf.redaction import judges
 
 RULES = [
@@ -273,3 +274,18 @@ def test_the_line_after_a_value_ending_a_line_is_not_taken_into_it(
     found = find_matches(str(path), RULES, document_key="d")
     assert sorted(m.text for m in found) == [
         "https://example.org/reports/", "www.court.example/-"]  # fmt: skip
+
+
+def test_a_search_past_its_deadline_stops(tmp_path: Path) -> None:
+    """A dry run answers while its client waits: rules slow on every page
+    (each under the per-text limit) stop at a deadline for the whole search."""
+    doc = pymupdf.open()
+    for _ in range(3):
+        doc.new_page().insert_text((40, 60), " ".join(OTHERS), fontsize=11)
+    path = tmp_path / "slow.pdf"
+    doc.save(path)
+    rules = [Rule("text", "bravo")]
+    assert len(find_matches(str(path), rules, document_key="d", deadline=None)) == 3
+    with pytest.raises(OutOfTime) as caught:
+        find_matches(str(path), rules, document_key="d", deadline=time.monotonic())
+    assert caught.value.code == "over_limit"
