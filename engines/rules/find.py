@@ -198,9 +198,10 @@ def _match(
 
 class _Readings:
     """A page's text as each rule reads it (folded once per fold): the email
-    and url presets with the lines a value breaks across joined; text and
-    regular expressions as written, then with the words hyphenated at a
-    line's end joined (`across`: only matches over such a joint are new)."""
+    and url presets with the lines a value breaks across joined, the other
+    presets with numbers broken after a dash joined; text and regular
+    expressions as written, then with the words hyphenated at a line's end
+    joined (`across`: only matches over such a joint are new)."""
 
     def __init__(self, text: PageText) -> None:
         self.text = text
@@ -209,7 +210,7 @@ class _Readings:
 
     def of(self, rule: Rule) -> list[tuple[str, Folded, bool]]:
         if rule.kind == "preset":
-            names = ["wrapped" if rule.value in _WRAPPED else "plain"]
+            names = ["wrapped" if rule.value in _WRAPPED else "numbers"]
         else:
             names = ["plain", "dehyphenated"]
         out = []
@@ -218,27 +219,32 @@ class _Readings:
             if name == "dehyphenated" and _JOINT not in source:
                 continue
             fold = fold_of(rule)
-            if (name, fold) not in self.folds:
-                self.folds[name, fold] = quick_fold(source, fold)
-            out.append((source, self.folds[name, fold], name == "dehyphenated"))
+            read = name if source is not self.text.text else "plain"
+            if (read, fold) not in self.folds:
+                self.folds[read, fold] = quick_fold(source, fold)
+            out.append((source, self.folds[read, fold], name == "dehyphenated"))
         return out
 
     def _source(self, name: str) -> str:
         if name not in self.sources:
-            self.sources[name] = _joined(self.text, hyphens=name == "dehyphenated")
+            self.sources[name] = _joined(self.text, name)
         return self.sources[name]
 
 
-def _joined(text: PageText, *, hyphens: bool) -> str:
+def _joined(text: PageText, how: str) -> str:
     """The page's text (its lines joined by spaces) with the joints between
-    two lines made soft hyphens: where the first ends in a character a value
-    breaks after or the second starts with "@" (a wrapped address); or, with
-    `hyphens`, where a word is hyphenated at the first's end (the hyphen goes
-    too)."""
+    two lines made soft hyphens: "wrapped", where the first ends in a
+    character an address breaks after or the second starts with "@";
+    "numbers", where a number breaks after a dash; "dehyphenated", where a
+    word is hyphenated at the first's end (the hyphen goes too)."""
     chars = list(text.text)
     lines, starts = text.lines, text.line_starts
     for before, after, start in zip(lines, lines[1:], starts[1:], strict=False):
-        if hyphens:
+        if how == "numbers":
+            digits = before.text[-2:-1].isdigit() and after.text[:1].isdigit()
+            if digits and before.text.endswith("-"):
+                chars[start - 1] = _JOINT
+        elif how == "dehyphenated":
             word = before.text[-2:-1].isalpha() and after.text[:1].isalpha()
             if word and before.text.endswith(("-", _JOINT)):
                 chars[start - 2] = chars[start - 1] = _JOINT
@@ -247,7 +253,8 @@ def _joined(text: PageText, *, hyphens: bool) -> str:
             before.text.endswith(_WRAPS_AFTER) and not after.text[:1].isupper()
         ):
             chars[start - 1] = _JOINT
-    return "".join(chars)
+    joined = "".join(chars)
+    return text.text if joined == text.text else joined
 
 
 def _inside_any(boxes: Sequence[Box], holders: Sequence[Box]) -> bool:

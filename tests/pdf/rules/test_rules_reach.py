@@ -30,6 +30,8 @@ RULES = [
     Rule("preset", "url"),
     Rule("text", "Zanzibar"),
     Rule("regex", r"Kilimanjaro\s+Trading"),
+    Rule("preset", "iban"),
+    Rule("preset", "phone"),
 ]
 OTHERS = ("Alpha", "bravo", "charlie", "delta", "echo", "foxtrot")
 
@@ -52,6 +54,20 @@ def wrapped(doc: pymupdf.Document) -> list[str]:
         page.insert_text((40, 40 + 16 * n), line, fontsize=11)
     _others(page)
     return ["4111 1111", "1111 1111", "jane.roe", "mailhost", "desk.one", "pleco"]
+
+
+def numbers_wrapped(doc: pymupdf.Document) -> list[str]:
+    """Numbers a line breaks after one of their dashes or between groups;
+    a telephone preset does not take the groups of an IBAN for a number."""
+    page = doc.new_page(width=400, height=300)
+    for n, line in enumerate([
+        "Charge 4111-1111-",
+        "1111-1111 and pay to IBAN DE89 3704 0044",
+        "0532 0130 00 before Friday.",
+    ]):  # fmt: skip
+        page.insert_text((40, 40 + 16 * n), line, fontsize=11)
+    _others(page)
+    return ["4111-1111", "1111-1111", "DE89", "0532 0130"]
 
 
 def hyphenated(doc: pymupdf.Document) -> list[str]:
@@ -144,6 +160,7 @@ def hidden_values(doc: pymupdf.Document) -> list[str]:
 BUILDERS: dict[str, Callable[[pymupdf.Document], list[str]]] = {
     "hidden_values": hidden_values,
     "hyphenated": hyphenated,
+    "numbers_wrapped": numbers_wrapped,
     "wrapped": wrapped,
     "two_fonts": two_fonts,
     "rotated": rotated,
@@ -289,3 +306,18 @@ def test_a_search_past_its_deadline_stops(tmp_path: Path) -> None:
     with pytest.raises(OutOfTime) as caught:
         find_matches(str(path), rules, document_key="d", deadline=time.monotonic())
     assert caught.value.code == "over_limit"
+
+
+def test_a_number_broken_after_its_dash_is_found_whole(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=300)
+    for n, line in enumerate(
+        ["SSN 536-22-", "1234 and IBAN DE89 3704 0044", "0532 0130 00."]
+    ):
+        page.insert_text((40, 40 + 16 * n), line, fontsize=11)
+    path = tmp_path / "dash.pdf"
+    doc.save(path)
+    rules = [Rule("preset", "ssn"), Rule("preset", "phone"), Rule("preset", "iban")]
+    found = find_matches(str(path), rules, document_key="d")
+    assert [(m.rule, m.text) for m in found] == [
+        (0, "536-22-1234"), (2, "DE89 3704 0044 0532 0130 00")]  # fmt: skip
