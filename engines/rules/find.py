@@ -23,12 +23,12 @@ from engines.errors import SearchError
 from engines.pdf import geometry
 from engines.pdf.redact.words import word_char
 from engines.pdf.text.cache import load_page, mupdf_lock, open_document, page_text
-from engines.pdf.text.extract import PageText
-from engines.pdf.text.folding import Fold, Folded
+from engines.pdf.text.folding import Folded
 from engines.pdf.text.results import results_for_span
 from engines.pdf.types import Box
 from engines.rules.attached import attached_texts
-from engines.rules.spans import compile_rule, fold_of, quick_fold, spans
+from engines.rules.readings import JOINT, Readings
+from engines.rules.spans import compile_rule, spans
 from engines.rules.types import (
     Match,
     OutOfTime,
@@ -39,13 +39,6 @@ from engines.rules.types import (
 )
 
 _TAGS = regex.compile(r"<[^<>]*>")
-# Presets whose values a line may break inside with no space of their own (a
-# column breaks an address at its "@", a hyphen or a slash): their page text
-# joins such lines. A soft hyphen takes the joining space's place: folding
-# drops it, and every offset stays that of the page's text.
-_WRAPPED = frozenset(("email", "url"))
-_JOINT = "\u00ad"
-_WRAPS_AFTER = ("@", "-", "/", "_", "=", "&")
 _METADATA_KEYS = ("title", "author", "subject", "keywords", "creator", "producer")
 
 
@@ -103,7 +96,7 @@ def _page_matches(
 ) -> list[Match]:
     text = page_text(path, number)
     fields, notes = _widgets_and_notes(path, number)
-    readings = _Readings(text)
+    readings = Readings(text)
     found: list[Match] = []
     for index, (rule, pattern) in enumerate(zip(rules, compiled, strict=True)):
         field_hits = []
@@ -122,7 +115,7 @@ def _page_matches(
             for start, end in _spans(
                 index, rule, pattern, source, folded, timeout=timeout
             ):
-                if across and _JOINT not in source[start:end]:
+                if across and JOINT not in source[start:end]:
                     continue  # found in the page's text as written already
                 boxes = tuple(r.position for r in results_for_span(text, start, end))
                 # A line read two ways (a lying font) gives the same match
@@ -188,73 +181,12 @@ def _match(
         target=target,
         page=page,
         boxes=boxes,
-        text=source[start:end].replace(_JOINT, ""),
+        text=source[start:end].replace(JOINT, ""),
         offset=start,
         place=place,
         starts_word=start == 0 or not word_char(source[start - 1]),
         ends_word=end == len(source) or not word_char(source[end]),
     )
-
-
-class _Readings:
-    """A page's text as each rule reads it (folded once per fold): the email
-    and url presets with the lines a value breaks across joined, the other
-    presets with numbers broken after a dash joined; text and regular
-    expressions as written, then with the words hyphenated at a line's end
-    joined (`across`: only matches over such a joint are new)."""
-
-    def __init__(self, text: PageText) -> None:
-        self.text = text
-        self.sources: dict[str, str] = {"plain": text.text}
-        self.folds: dict[tuple[str, Fold], Folded] = {}
-
-    def of(self, rule: Rule) -> list[tuple[str, Folded, bool]]:
-        if rule.kind == "preset":
-            names = ["wrapped" if rule.value in _WRAPPED else "numbers"]
-        else:
-            names = ["plain", "dehyphenated"]
-        out = []
-        for name in names:
-            source = self._source(name)
-            if name == "dehyphenated" and _JOINT not in source:
-                continue
-            fold = fold_of(rule)
-            read = name if source is not self.text.text else "plain"
-            if (read, fold) not in self.folds:
-                self.folds[read, fold] = quick_fold(source, fold)
-            out.append((source, self.folds[read, fold], name == "dehyphenated"))
-        return out
-
-    def _source(self, name: str) -> str:
-        if name not in self.sources:
-            self.sources[name] = _joined(self.text, name)
-        return self.sources[name]
-
-
-def _joined(text: PageText, how: str) -> str:
-    """The page's text (its lines joined by spaces) with the joints between
-    two lines made soft hyphens: "wrapped", where the first ends in a
-    character an address breaks after or the second starts with "@";
-    "numbers", where a number breaks after a dash; "dehyphenated", where a
-    word is hyphenated at the first's end (the hyphen goes too)."""
-    chars = list(text.text)
-    lines, starts = text.lines, text.line_starts
-    for before, after, start in zip(lines, lines[1:], starts[1:], strict=False):
-        if how == "numbers":
-            digits = before.text[-2:-1].isdigit() and after.text[:1].isdigit()
-            if digits and before.text.endswith("-"):
-                chars[start - 1] = _JOINT
-        elif how == "dehyphenated":
-            word = before.text[-2:-1].isalpha() and after.text[:1].isalpha()
-            if word and before.text.endswith(("-", _JOINT)):
-                chars[start - 2] = chars[start - 1] = _JOINT
-        elif after.text.startswith("@") or (
-            # A capital starts a sentence, not the rest of an address.
-            before.text.endswith(_WRAPS_AFTER) and not after.text[:1].isupper()
-        ):
-            chars[start - 1] = _JOINT
-    joined = "".join(chars)
-    return text.text if joined == text.text else joined
 
 
 def _inside_any(boxes: Sequence[Box], holders: Sequence[Box]) -> bool:
