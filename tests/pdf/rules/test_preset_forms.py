@@ -29,6 +29,8 @@ CAUGHT: list[tuple[str, str, list[str]]] = [
     ("phone", "Tel (020) 7946 0958 or", ["(020) 7946 0958"]),
     ("phone", "Tel +44 (0)20 7946 0958", ["+44 (0)20 7946 0958"]),
     ("phone", "Tel 0049 30 1234567", ["0049 30 1234567"]),
+    # A table row: the column before holds a number too.
+    ("phone", "Smith 42 020 7946 0958", ["020 7946 0958"]),
     (
         "phone",
         "212.555.0147 and +1 (212) 555-0147",
@@ -84,6 +86,9 @@ LOOK_ALIKES: list[tuple[str, str, list[str]]] = [
     ("phone", "on 03/12/2024 0930 we met", []),
     ("phone", "on 03.12.2024 10:30 we met", []),
     ("ipv6", "at 10:30:45 and 12:30", []),
+    # The groups of an IBAN or a card number are not a telephone number.
+    ("phone", "IBAN DE89 3704 0044 0532 0130 00", []),
+    ("phone", "IBAN FR76 3000 6000 0112 3456 7890 189", []),
     ("card", "order 2024-11-27 item 4111 1111", []),
     ("date-of-birth", "DOB: 31/02/1985 or 12/03/2099", []),
     ("url", "see www.example and http://x", []),
