@@ -16,7 +16,7 @@ import email.policy
 import gzip
 import io
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pymupdf
 
@@ -35,14 +35,23 @@ def attached_texts(doc: pymupdf.Document) -> list[Text]:
     for number, name in enumerate(doc.embfile_names(), 1):
         info = doc.embfile_info(name)
         found += _described(f"attached file {number}", name, info)
-        found += _opened(doc.embfile_get(name), f"attached file {number}", 0)
+        found += _opened(_read(doc.embfile_get, name), f"attached file {number}", 0)
     for page in doc:
         for annot in page.annots(types=[pymupdf.PDF_ANNOT_FILE_ATTACHMENT]):
             number += 1
             info = annot.file_info
             found += _described(f"attached file {number}", "", info)
-            found += _opened(annot.get_file(), f"attached file {number}", 0)
+            found += _opened(_read(annot.get_file), f"attached file {number}", 0)
     return found
+
+
+def _read(get: Callable[..., bytes], *args: str) -> bytes:
+    """A file's bytes, or none when its stream cannot be read: a search
+    answers what it can read; the redaction judges the file itself."""
+    try:
+        return get(*args)
+    except (RuntimeError, ValueError):
+        return b""
 
 
 def _described(place: str, name: str, info: dict[str, str]) -> list[Text]:
