@@ -7,10 +7,12 @@ Pages count from 0 of each source document; boxes are displayed space.
 
 from __future__ import annotations
 
+import time
 from contextlib import ExitStack
 from typing import Any
 
 from documents.storage import pdf_path
+from engines.rules import OutOfTime, RuleError
 from orders.matching import matches_of, text_hmac
 from orders.rules import match_wire
 from orders.services import check_documents
@@ -20,6 +22,10 @@ from transformsvc.problems import FieldErrors
 # Pages a dry run reads while the client waits (text extraction is a few
 # milliseconds a page; more is an order's work).
 MAX_PAGES = 2000
+# Seconds a dry run may search while its client waits (each rule also has the
+# search's limit on each text): past it, the client narrows the request or
+# sends the order, which runs in the background.
+MAX_SECONDS = 60.0
 
 
 def dry_run(*, spec: OrderSpec, owner_id: int | None, clear: bool) -> dict[str, Any]:
@@ -42,10 +48,29 @@ def dry_run(*, spec: OrderSpec, owner_id: int | None, clear: bool) -> dict[str, 
             "over_limit",
         )
         errors.raise_any()
+    rules = spec.redaction_rules
     with ExitStack() as stack:
         paths = {key: stack.enter_context(pdf_path(doc)) for key, doc in docs.items()}
-        found = matches_of(spec, paths, pages)
-    rules = spec.redaction_rules
+        try:
+            found = matches_of(spec, paths, pages, time.monotonic() + MAX_SECONDS)
+        except OutOfTime as exc:
+            errors.add(
+                "redactionRules",
+                f"a dry run searches for at most {MAX_SECONDS:g} s and {exc}; "
+                "choose fewer pages or rules, or send the order",
+                exc.code,
+            )
+            errors.raise_any()
+            raise
+        except RuleError as exc:
+            # A pattern slow on these pages: the client fixes that rule.
+            errors.add(
+                f"redactionRules[{exc.rule}].{rules[exc.rule].kind}",
+                exc.reason,
+                exc.code,
+            )
+            errors.raise_any()
+            raise
     matches = [
         match_wire(
             key,

@@ -25,26 +25,41 @@ from transformsvc.conf import service
 
 # Matches keyed by source document id, in page order.
 Found = dict[str, list[Match]]
+# Matches an order's rules may find in all: as many as it may accept. A
+# pattern that takes every letter would otherwise list millions while the
+# client waits for its dry run.
+MAX_MATCHES = 100_000
 
 
 def matches_of(
-    spec: OrderSpec, paths: Mapping[str, Path], pages: Mapping[str, list[int]]
+    spec: OrderSpec,
+    paths: Mapping[str, Path],
+    pages: Mapping[str, list[int]],
+    deadline: float | None = None,
 ) -> Found:
     """Every match of the order's rules on the pages it reads (`pages`, by
-    document), then in each document's own strings."""
+    document), then in each document's own strings. `TooManyMatches` (naming
+    a rule) past `MAX_MATCHES` in all; `OutOfTime` past `deadline`
+    (`time.monotonic()`)."""
     if not spec.redaction_rules:
         return {}
-    return {
-        key: find_matches(
+    found: Found = {}
+    left = MAX_MATCHES
+    for key in sorted(paths):
+        if key not in spec.document_ids:
+            continue
+        found[key] = find_matches(
             str(paths[key]),
             spec.redaction_rules,
             document_key=key,
             pages=pages.get(key, []),
             timeout=service().regex_timeout,
+            limit=left,
+            attachments=spec.keep_attachments,
+            deadline=deadline,
         )
-        for key in sorted(paths)
-        if key in spec.document_ids
-    }
+        left -= len(found[key])
+    return found
 
 
 def accepted(spec: OrderSpec, found: Found) -> Found:

@@ -25,18 +25,28 @@ MAX_ACCEPTED = 100_000
 _KINDS = ("text", "regex", "preset")
 
 
+class StringField(serializers.CharField):
+    """A JSON string and nothing else: `123` is not the text "123" (a client
+    that sent a number meant something this field cannot redact)."""
+
+    default_error_messages = {"not_string": "must be a string"}
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("not_string")
+        return str(super().to_internal_value(data))
+
+
 class RuleSerializer(RejectsUnknownFields):
-    text = serializers.CharField(required=False, max_length=1000, trim_whitespace=False)
-    regex = serializers.CharField(
-        required=False, max_length=1000, trim_whitespace=False
-    )
+    text = StringField(required=False, max_length=1000, trim_whitespace=False)
+    regex = StringField(required=False, max_length=1000, trim_whitespace=False)
     preset = serializers.ChoiceField(choices=sorted(PRESETS), required=False)
     caseSensitive = serializers.BooleanField(required=False, default=False)
     accentSensitive = serializers.BooleanField(required=False, default=False)
-    overlayText = serializers.CharField(
+    overlayText = StringField(
         required=False, allow_null=True, allow_blank=True, max_length=OVERLAY_LIMIT
     )
-    reason = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+    reason = StringField(required=False, allow_null=True, allow_blank=True)
 
     def validate_reason(self, value: str | None) -> str | None:
         return check_reason(value)

@@ -9,7 +9,7 @@ from typing import Any
 from rest_framework import serializers
 
 from engines.errors import InvalidOperation
-from engines.pdf.ops import Op, parse_operations, plan
+from engines.pdf.ops import Op, parse_operations, plan, stamp_texts
 from jobs.callbacks import CallbackUrlField
 from jobs.serializers import OrderIdSerializer, OrderProgressSerializer
 from orders.annotations import AnnotationSerializer, echo
@@ -114,6 +114,17 @@ class TransformationRequestSerializer(RejectsUnknownFields):
             raise serializers.ValidationError(
                 {"redactionRules": [f"at most {MAX_RULES} rules per order"]}
             )
+        first: dict[str, int] = {}
+        for number, rule in enumerate(rules):
+            if first.setdefault(rule.key, number) != number:
+                raise serializers.ValidationError(
+                    {
+                        f"redactionRules[{number}]": [
+                            f"the same rule as redactionRules[{first[rule.key]}] "
+                            "(its matches would have the same ids); give it once"
+                        ]
+                    }
+                )
         if attrs.get("acceptedMatches") is not None and not rules:
             raise serializers.ValidationError(
                 {"acceptedMatches": ["names matches of redactionRules: send them too"]}
@@ -150,6 +161,16 @@ class TransformationRequestSerializer(RejectsUnknownFields):
         except InvalidOperation as exc:
             problem = str(exc).removeprefix(f"{exc.field}: ")
             raise serializers.ValidationError({exc.field: [problem]}) from exc
+        # What an operation writes (a stamp, a form value, a bookmark...) would
+        # deliver in clear what the rules redact everywhere else.
+        written = {
+            op.path: " ".join(stamp_texts(op.spec))
+            for ops in self._planned
+            for op in ops
+        }
+        faults = overlay_faults(rules, list(written.items()))
+        if faults:
+            raise serializers.ValidationError({k: [v] for k, v in faults.items()})
         return attrs
 
     def spec(self) -> OrderSpec:

@@ -11,22 +11,35 @@ redaction areas (a page's glyphs, a whole field) and into words scrubbed from
 the rest of the document.
 
 Pure: no Django, no app. Pages count from 0; boxes are displayed-page space.
-Layout: `types` (rules, matches, ids), `presets` and `checks` (the table of
-presets and their validators), `spans` (a rule on one text, folded as search
-folds it), `find` (a whole document).
+Layout: `types` (rules, matches, ids, errors), `presets` and `checks` (the
+table of presets and their validators), `spans` (a rule on one text, folded as
+search folds it), `readings` (a page's text with values broken over two lines
+joined), `attached` (the texts of attached files), `find` (a whole document).
 """
 
 from engines.rules.find import find_matches
 from engines.rules.presets import PRESETS
 from engines.rules.spans import compile_rule, spans
-from engines.rules.types import AREA_TARGETS, TARGETS, Match, Rule, match_id
+from engines.rules.types import (
+    AREA_TARGETS,
+    TARGETS,
+    Match,
+    OutOfTime,
+    Rule,
+    RuleError,
+    TooManyMatches,
+    match_id,
+)
 
 __all__ = [
     "AREA_TARGETS",
     "PRESETS",
     "TARGETS",
     "Match",
+    "OutOfTime",
     "Rule",
+    "RuleError",
+    "TooManyMatches",
     "compile_rule",
     "find_matches",
     "match_id",

@@ -185,13 +185,16 @@ def email(text: str) -> bool:
 
 def phone(text: str) -> bool:
     """A telephone number: international (+country code, 8 to 15 digits, the
-    E.164 limit) or national (a trunk 0 and 9 to 11 digits; or a North American
+    E.164 limit; 00 as the prefix too) or national (a trunk 0 and 9 to 11
+    digits, the area code in parentheses or not; or a North American
     number whose area code and exchange do not start with 0 or 1 and are not
     N11 service codes)."""
     number = digits(text)
     stripped = text.strip()
     if stripped.startswith("+"):
         return 8 <= len(number) <= 15 and number[0] != "0"
+    if number.startswith("00"):  # the international prefix, as "+"
+        return 8 <= len(number) - 2 <= 15 and number[2] != "0"
     if number.startswith("0"):
         return 10 <= len(number) <= 12 and number[1] != "0"
     if len(number) == 11 and number[0] == "1":
@@ -219,5 +222,6 @@ def date(day: int, month: int, year: int, *, not_after: datetime.date) -> bool:
 def url(text: str) -> bool:
     """A web address with a host: a dotted name or an IP address, or localhost."""
     rest = re.sub(r"^(?:https?://|www\.)", "", text, flags=re.IGNORECASE)
+    rest = re.sub(r"^[^/?#@]*@", "", rest)  # user and password
     host = re.split(r"[/?#:]", rest, maxsplit=1)[0]
     return "." in host.strip(".") or host.lower() == "localhost" or ipv6(host)

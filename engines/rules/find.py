@@ -10,20 +10,33 @@ under its lock; nothing is written.
 from __future__ import annotations
 
 import html
+import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pymupdf
 import regex
 
+from engines.errors import SearchError
 from engines.pdf import geometry
 from engines.pdf.redact.words import word_char
 from engines.pdf.text.cache import load_page, mupdf_lock, open_document, page_text
-from engines.pdf.text.folding import Fold, Folded
+from engines.pdf.text.folding import Folded
 from engines.pdf.text.results import results_for_span
 from engines.pdf.types import Box
-from engines.rules.spans import compile_rule, fold_of, quick_fold, spans
-from engines.rules.types import Match, Rule, match_id
+from engines.rules.attached import attached_texts
+from engines.rules.readings import JOINT, Readings
+from engines.rules.spans import compile_rule, spans
+from engines.rules.types import (
+    Match,
+    OutOfTime,
+    Rule,
+    RuleError,
+    TooManyMatches,
+    match_id,
+)
 
 _TAGS = regex.compile(r"<[^<>]*>")
 _METADATA_KEYS = ("title", "author", "subject", "keywords", "creator", "producer")
@@ -43,13 +56,19 @@ def find_matches(
     document_key: str,
     pages: Iterable[int] | None = None,
     timeout: float = 1.0,
+    limit: int | None = None,
+    attachments: bool = False,
+    deadline: float | None = None,
 ) -> list[Match]:
     """The matches of `rules` in the PDF at `path`: on `pages` (0-based; all
-    when None), then in the document's own strings. Ids are made with
+    when None), then in the document's own strings, and in its attached
+    files when `attachments` (an order that keeps them). Ids are made with
     `document_key` (the document's id). In page order, rule by rule.
 
-    Raises `SearchError` for a bad rule or a pattern slower than `timeout`
-    seconds on one text, and the text engine's errors for a bad file."""
+    Raises `SearchError` for a bad rule, `RuleError` (naming the rule) for a
+    pattern slower than `timeout` seconds on one text, `TooManyMatches` past
+    `limit` matches, `OutOfTime` past `deadline` (`time.monotonic()`), and
+    the text engine's errors for a bad file."""
     compiled = [compile_rule(rule) for rule in rules]
     with mupdf_lock:
         count = open_document(path).page_count
@@ -57,7 +76,13 @@ def find_matches(
     found: list[Match] = []
     for number in chosen:
         found += _page_matches(path, number, rules, compiled, document_key, timeout)
-    found += _document_matches(path, rules, compiled, document_key, timeout)
+        _within(found, limit)
+        if deadline is not None and time.monotonic() > deadline:
+            raise OutOfTime(f"the rules were still searching page {number + 1}")
+    found += _document_matches(
+        path, rules, compiled, document_key, timeout, attachments
+    )
+    _within(found, limit)
     return found
 
 
@@ -71,12 +96,14 @@ def _page_matches(
 ) -> list[Match]:
     text = page_text(path, number)
     fields, notes = _widgets_and_notes(path, number)
-    folds: dict[Fold, Folded] = {}
+    readings = Readings(text)
     found: list[Match] = []
     for index, (rule, pattern) in enumerate(zip(rules, compiled, strict=True)):
         field_hits = []
         for field in fields:
-            for start, end in spans(rule, pattern, field.value, timeout=timeout):
+            for start, end in _spans(
+                index, rule, pattern, field.value, timeout=timeout
+            ):
                 place = f"field {field.name}"
                 field_hits.append(field.box)
                 found.append(
@@ -84,27 +111,56 @@ def _page_matches(
                            field.value, start, end, place)
                 )  # fmt: skip
         seen: set[tuple[Box, ...]] = set()
-        folded = folds.get(fold_of(rule))
-        if folded is None:
-            folded = folds[fold_of(rule)] = quick_fold(text.text, fold_of(rule))
-        for start, end in spans(rule, pattern, text.text, folded, timeout=timeout):
-            boxes = tuple(r.position for r in results_for_span(text, start, end))
-            # A line read two ways (a lying font) gives the same match twice;
-            # a field whose value matched goes whole, its drawing with it.
-            if not boxes or boxes in seen or _inside_any(boxes, field_hits):
-                continue
-            seen.add(boxes)
-            found.append(
-                _match(key, rule, index, "page", number, boxes, text.text,
-                       start, end, "page text")
-            )  # fmt: skip
+        for source, folded, across in readings.of(rule):
+            for start, end in _spans(
+                index, rule, pattern, source, folded, timeout=timeout
+            ):
+                if across and JOINT not in source[start:end]:
+                    continue  # found in the page's text as written already
+                boxes = tuple(r.position for r in results_for_span(text, start, end))
+                # A line read two ways (a lying font) gives the same match
+                # twice; a field whose value matched goes whole, its drawing
+                # with it.
+                if not boxes or boxes in seen or _inside_any(boxes, field_hits):
+                    continue
+                seen.add(boxes)
+                found.append(
+                    _match(key, rule, index, "page", number, boxes, source,
+                           start, end, "page text")
+                )  # fmt: skip
         for place, box, value in notes:
-            for start, end in spans(rule, pattern, value, timeout=timeout):
+            for start, end in _spans(index, rule, pattern, value, timeout=timeout):
                 found.append(
                     _match(key, rule, index, "annotation", number, (box,),
                            value, start, end, place)
                 )  # fmt: skip
     return found
+
+
+def _within(found: Sequence[Match], limit: int | None) -> None:
+    """`TooManyMatches`, naming the rule that matched most, past `limit`."""
+    if limit is not None and len(found) > limit:
+        counts = Counter(match.rule for match in found)
+        rule = max(counts, key=lambda n: (counts[n], -n))
+        raise TooManyMatches(
+            rule, f"more than {limit} matches in all; narrow this rule"
+        )
+
+
+def _spans(
+    index: int,
+    rule: Rule,
+    pattern: regex.Pattern[str] | str,
+    text: str,
+    folded: Folded | None = None,
+    *,
+    timeout: float,
+) -> list[tuple[int, int]]:
+    """`spans`, its time limit's error naming the rule by its number."""
+    try:
+        return spans(rule, pattern, text, folded, timeout=timeout)
+    except SearchError as exc:
+        raise RuleError(index, str(exc)) from exc
 
 
 def _match(
@@ -125,7 +181,7 @@ def _match(
         target=target,
         page=page,
         boxes=boxes,
-        text=source[start:end],
+        text=source[start:end].replace(JOINT, ""),
         offset=start,
         place=place,
         starts_word=start == 0 or not word_char(source[start - 1]),
@@ -166,6 +222,7 @@ def _widgets_and_notes(
             for item in values:
                 if isinstance(item, str) and item.strip():
                     fields.append(_Field(widget.field_name or "", item, box))
+            notes += _shown_on_demand(widget, box, values)
         for annot in page.annots():
             box = geometry.rect_to_box(
                 geometry.page_rect_to_display(page, pymupdf.Rect(annot.rect))
@@ -180,7 +237,28 @@ def _widgets_and_notes(
             if form == "string" and rich.strip():
                 plain = html.unescape(_TAGS.sub(" ", rich))
                 notes.append((f"annotation {kind} /RC", box, plain))
+        for link in page.get_links():
+            if link.get("uri"):
+                box = geometry.rect_to_box(
+                    geometry.page_rect_to_display(page, pymupdf.Rect(link["from"]))
+                )
+                notes.append(("annotation Link /URI", box, link["uri"]))
     return fields, notes
+
+
+def _shown_on_demand(
+    widget: pymupdf.Widget, box: Box, values: list[Any]
+) -> list[tuple[str, Box, str]]:
+    """What a viewer shows of a field only when asked: its tooltip, and the
+    options of a choice it does not hold (an option may be an export value
+    and a display text)."""
+    name = widget.field_name or ""
+    texts = [(f"field {name} /TU", widget.field_label or "")]
+    for option in widget.choice_values or ():
+        for text in option if isinstance(option, (list, tuple)) else (option,):
+            if text not in values:
+                texts.append((f"field {name} /Opt", str(text)))
+    return [(place, box, text) for place, text in texts if text.strip()]
 
 
 def _document_matches(
@@ -189,9 +267,11 @@ def _document_matches(
     compiled: Sequence[regex.Pattern[str] | str],
     key: str,
     timeout: float,
+    attachments: bool,
 ) -> list[Match]:
     """Matches in the metadata (information dictionary, XMP) and the outline:
-    what an Office document's properties become in its PDF rendition."""
+    what an Office document's properties become in its PDF rendition; and in
+    the attached files when asked."""
     with mupdf_lock:
         doc = open_document(path)
         texts = [
@@ -206,10 +286,12 @@ def _document_matches(
             (f"outline item {n}", str(item[1]))
             for n, item in enumerate(doc.get_toc(simple=True))
         ]
+        if attachments:
+            texts += attached_texts(doc)
     found = []
     for index, (rule, pattern) in enumerate(zip(rules, compiled, strict=True)):
         for place, value in texts:
-            for start, end in spans(rule, pattern, value, timeout=timeout):
+            for start, end in _spans(index, rule, pattern, value, timeout=timeout):
                 found.append(
                     _match(key, rule, index, "document", None, (), value,
                            start, end, place)

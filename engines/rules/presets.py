@@ -32,9 +32,12 @@ class Preset:
     check: Check
     about: str
     # Where the redacted part of a candidate ends when the pattern cannot say
-    # (an IBAN's length depends on its country): a span, or None to drop it.
-    # Candidates are then searched overlapped (one may start inside another).
+    # (an IBAN's length depends on its country; a card number may be followed
+    # by its expiry): a span, or None to drop it.
     locate: Callable[[regex.Match[str]], tuple[int, int] | None] | None = None
+    # Whether candidates are searched overlapped (one may start inside
+    # another): where the pattern cannot tell where a value starts.
+    overlapped: bool = False
 
 
 def _compile(pattern: str) -> regex.Pattern[str]:
@@ -82,7 +85,8 @@ _MONTH_NUMBER = {
 }
 _BIRTH_WORDS = (
     r"date\ of\ birth|birth\ ?date|birthday|d\.?o\.?b\.?|born(?:\ on)?"
-    r"|n[ée]e?\ le|date\ de\ naissance|geburtsdatum|geb\.|geboren(?:\ am)?"
+    r"|n[ée]e?\ le|date\ de\ naissance|geburtsdatum|geb\.?-?\ ?datum|geb\."
+    r"|geboren(?:\ am)?"
     r"|geboortedatum|fecha\ de\ nacimiento|data\ di\ nascita"
 )
 
@@ -127,6 +131,20 @@ def _iban_span(match: regex.Match[str]) -> tuple[int, int] | None:
     return None
 
 
+def _card_span(match: regex.Match[str]) -> tuple[int, int] | None:
+    """The longest head of the candidate, cut where one of its groups ends,
+    that is a card number: a table row prints the expiry or the CVV right
+    after it ("4111 1111 1111 1111 123")."""
+    text = match.group(0)
+    for end in [
+        len(text),
+        *(i for i in range(len(text) - 1, 0, -1) if text[i] in " -"),
+    ]:
+        if checks.card(text[:end]):
+            return match.start(), match.start() + end
+    return None
+
+
 def _iban(match: regex.Match[str]) -> bool:
     span = _iban_span(match)
     if span is None:
@@ -151,15 +169,18 @@ PRESETS: dict[str, Preset] = {
         Preset(
             "phone",
             _compile(
-                rf"""(?<![\w+])(?:
+                rf"""(?<![\w+]|\d[.\-/:]|\d{{4}}\ )  # not in a date, a time, an IBAN's groups
+                (?:
                     \+\d{{1,3}}(?:{_SEP}?\(?\d{{1,4}}\)?){{2,6}}
-                  | 0\d{{1,4}}(?:[ .\-/]?\d{{2,4}}){{2,4}}
+                  | 0\d{{1,4}}[ .\-/]?\d{{2,4}}(?:{_SEP}?\d{{2,4}}){{1,3}}
+                  | \(0\d{{1,4}}\)\ ?\d{{2,4}}(?:{_SEP}?\d{{2,4}}){{1,3}}
                   | (?:1{_SEP}?)?(?:\(\d{{3}}\)\ ?|\d{{3}}{_SEP})\d{{3}}{_SEP}\d{{4}}
-                )(?![\w])"""
+                )(?![\w]|[.:/]\d)"""
             ),
             _text_check(checks.phone),
-            "telephone numbers: international (+ and a country code, 8 to 15 "
-            "digits as E.164 allows), national with a trunk 0 (10 to 12 digits), "
+            "telephone numbers: international (+ or 00 and a country code, 8 to "
+            "15 digits as E.164 allows), national with a trunk 0, in parentheses "
+            "or not (10 to 12 digits), "
             "North American (area code and exchange from 2 to 9, not N11)",
         ),
         Preset(
@@ -168,14 +189,16 @@ PRESETS: dict[str, Preset] = {
             _iban,
             "IBANs: the country's length and the ISO 7064 mod 97-10 check",
             _iban_span,
+            overlapped=True,
         ),
         Preset(
             "card",
             _compile(r"(?<![\d\-])\d(?:[ \-]?\d){11,18}(?![\d\-])"),
-            _text_check(checks.card),
+            lambda match: _card_span(match) is not None,
             "payment card numbers: an issuer's prefix for its length (Visa, "
             "Mastercard, American Express, Discover, JCB, Diners, UnionPay, "
             "Maestro) and the Luhn check",
+            _card_span,
         ),
         Preset(
             "ssn",
@@ -225,8 +248,8 @@ PRESETS: dict[str, Preset] = {
         Preset(
             "ipv6",
             _compile(
-                r"(?<![\w:.])(?:[0-9a-f]{0,4}:){2,7}(?:[0-9a-f]{0,4}"
-                r"|(?:\d{1,3}\.){3}\d{1,3})(?:%[\w.]+)?(?![\w:])"
+                r"(?<![\w:.])(?:[0-9a-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}"
+                r"|[0-9a-f]{0,4})(?:%[\w.]+)?(?![\w:]|\.\d)"
             ),
             _text_check(checks.ipv6),
             "IPv6 addresses, compressed forms and embedded IPv4 included, as "
@@ -235,11 +258,13 @@ PRESETS: dict[str, Preset] = {
         Preset(
             "date-of-birth",
             _compile(
-                rf"""(?:{_BIRTH_WORDS})\W{{0,3}}(?:on\ |am\ |le\ )?(?P<hit>
-                    (?P<iso_y>(?:19|20)\d{{2}})-(?P<iso_m>\d{{1,2}})-(?P<iso_d>\d{{1,2}})
-                  | (?P<a>\d{{1,2}})([./\-])(?P<b>\d{{1,2}})\g<6>(?P<y>\d{{4}}|\d{{2}})
-                  | (?P<word_d>\d{{1,2}})(?:st|nd|rd|th|er|\.)?\ (?P<word_m>{_MONTHS})\.?
-                    \ (?P<word_y>\d{{4}})
+                rf"""(?:{_BIRTH_WORDS})(?:\W{{0,3}}\((?:[dmyjta]{{1,4}}[/.\-\ ]?){{3}}\))?
+                \W{{0,40}}(?:on\ (?:the\ )?|am\ |le\ )?(?P<hit>
+                    (?P<iso_y>(?:19|20)\d{{2}})(?P<iso_sep>[./\-])(?P<iso_m>\d{{1,2}})
+                    (?P=iso_sep)(?P<iso_d>\d{{1,2}})
+                  | (?P<a>\d{{1,2}})(?P<sep>[./\-])(?P<b>\d{{1,2}})(?P=sep)(?P<y>\d{{4}}|\d{{2}})
+                  | (?P<word_d>\d{{1,2}})(?:st|nd|rd|th|er|\.)?(?:\ of\ |\ |-)
+                    (?P<word_m>{_MONTHS})\.?[\ \-](?P<word_y>\d{{4}})
                   | (?P<word_m>{_MONTHS})\.?\ (?P<word_d2>\d{{1,2}})(?:st|nd|rd|th)?,?
                     \ (?P<word_y>\d{{4}})
                 )(?![\w])"""
@@ -253,12 +278,14 @@ PRESETS: dict[str, Preset] = {
         Preset(
             "url",
             _compile(
-                r"(?<![\w@/])(?:https?://|www\.)[^\s<>\"'`{}|\\^]+?"
-                r"(?=[.,;:!?)\]]*(?:\s|$))"
+                r"(?<![\w@/])(?:https?://|www\.)"
+                r"(?:[^\s<>\"'`{}|\\^()«»“”‘’]|\([^\s<>\"'()]*\))+?"
+                r"(?=[.,;:!?)\]}>\"'«»“”‘’]*(?:\s|$))"
             ),
             _text_check(checks.url),
             "web addresses starting with http://, https:// or www. and naming "
-            "a host; trailing punctuation left out",
+            "a host (after a user and password, if any); trailing punctuation and "
+            "closing quotes left out, parentheses inside the path kept",
         ),
     )
 }

@@ -130,7 +130,7 @@ def _patterned(
             folded,
             timeout=timeout,
             concurrent=True,
-            overlapped=preset is not None and preset.locate is not None,
+            overlapped=preset is not None and preset.overlapped,
         ):
             if preset is None:
                 span: Span | None = match.span()

@@ -10,6 +10,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 
+from engines.errors import SearchError
 from engines.pdf.types import Box
 
 # What a rule matched in, and so how the match is redacted:
@@ -52,6 +53,31 @@ class Rule:
         """How records name the rule without its text: `preset:email`,
         `text`, `regex`."""
         return f"preset:{self.value}" if self.kind == "preset" else self.kind
+
+
+class RuleError(SearchError):
+    """A rule that cannot run on a document's text (slower than the time
+    limit): `rule` is its number in the order's list, `reason` the fault;
+    the message names both, as a failed order shows it."""
+
+    def __init__(self, rule: int, reason: str) -> None:
+        super().__init__(f"redactionRules[{rule}]: {reason}")
+        self.rule = rule
+        self.reason = reason
+
+
+class OutOfTime(SearchError):
+    """The search ran past its deadline (a dry run answers while its client
+    waits): fewer pages or rules can run."""
+
+    code = "over_limit"
+
+
+class TooManyMatches(RuleError):
+    """Rule `rule` matched more often than an order may redact (a pattern
+    that takes every letter): narrowed, it can run."""
+
+    code = "over_limit"
 
 
 @dataclass(frozen=True, slots=True)
