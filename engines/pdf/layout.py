@@ -43,7 +43,7 @@ _FILTER, _TYPE, _SUBTYPE = (
     pikepdf.Name("/Type"),
     pikepdf.Name("/Subtype"),
 )
-_EMBEDDED_FILE, _IMAGE = pikepdf.Name("/EmbeddedFile"), pikepdf.Name("/Image")
+_IMAGE = pikepdf.Name("/Image")
 _INFLATE_STEP = 1 << 20
 
 # Magic numbers, checked against the first bytes of the file (never the name).
@@ -156,7 +156,8 @@ def _check_streams(pdf: pikepdf.Pdf, file_size: int) -> None:
     Only streams compressed with Flate alone (one layer or several) can inflate
     by a factor of a thousand per layer. Single-layer images are left out: a
     reader takes only width x height samples from them, however much the stream
-    holds; embedded files are never decoded by the engine.
+    holds. Attached files count: an order that keeps them opens each one to
+    search and scrub it.
     """
     total, total_limit = 0, max(MAX_STREAMS_BYTES, MAX_RATIO * file_size)
     for obj in pdf.objects:
@@ -164,8 +165,6 @@ def _check_streams(pdf: pikepdf.Pdf, file_size: int) -> None:
             continue
         layers = _flate_layers(obj)
         if not layers:
-            continue
-        if obj.get(_TYPE) == _EMBEDDED_FILE:
             continue
         if layers == 1 and obj.get(_SUBTYPE) == _IMAGE:
             continue

@@ -31,6 +31,9 @@ from engines.pdf.redact.strings import readings
 from engines.pdf.redact.words import Removed, holds, words_pattern
 
 MAX_DEPTH = 6
+# A file inside an attached one (gzip, ZIP member) is inflated whole to be
+# scrubbed: past this size it is refused, not held in memory.
+MAX_OPENED_BYTES = 256 * 1024 * 1024
 _MAIL_HEADERS = (b"from:", b"to:", b"subject:", b"mime-version:", b"received:")
 
 
@@ -145,7 +148,7 @@ def scrub_file(
         return _zip(data, pattern, runs, depth, scrub_pdf)
     if data.startswith(b"\x1f\x8b"):
         return gzip.compress(
-            scrub_file(gzip.decompress(data), pattern, runs, depth + 1, scrub_pdf)
+            scrub_file(_gunzipped(data), pattern, runs, depth + 1, scrub_pdf)
         )
     if b"%PDF-" in data[:1024]:
         return scrub_pdf(data, runs)
@@ -164,6 +167,27 @@ def scrub_file(
             "scrubbed: redact without keeping attachments."
         )
     return data
+
+
+def _gunzipped(data: bytes) -> bytes:
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as opened:
+            inner = opened.read(MAX_OPENED_BYTES + 1)
+    except (OSError, EOFError) as exc:
+        raise EngineError(
+            "An attached gzip file cannot be read to be scrubbed."
+        ) from exc
+    if len(inner) > MAX_OPENED_BYTES:
+        raise _too_large()
+    return inner
+
+
+def _too_large() -> EngineError:
+    return EngineError(
+        "An attached file inflates to more than "
+        f"{MAX_OPENED_BYTES // (1024 * 1024)} MiB and cannot be scrubbed: redact "
+        "without keeping attachments."
+    )
 
 
 def _scrub(text: str, pattern: regex.Pattern[str]) -> str:
@@ -215,6 +239,9 @@ def _zip(
             if member.is_dir():
                 target.writestr(zipfile.ZipInfo(name), b"")
                 continue
+            # zipfile yields at most the size a member declares.
+            if member.file_size > MAX_OPENED_BYTES:
+                raise _too_large()
             content = scrub_file(
                 source.read(member), pattern, runs, depth + 1, scrub_pdf
             )

@@ -110,6 +110,30 @@ def bomb_in_many_streams() -> bytes:
     return _rewrite(_base(), change, **AS_IS)
 
 
+def bomb_in_attached_file() -> bytes:
+    """6 KB with an attached file that inflates to 2 GiB (an order keeping
+    attachments opens it to search and scrub it)."""
+    data, filters = _double_flate(_flate_of_fill(2048 * MiB, b"a"))
+
+    def change(pdf: pikepdf.Pdf) -> None:
+        stream = pikepdf.Stream(pdf, b"")
+        stream.write(data, filter=filters)
+        stream.Type = Name.EmbeddedFile
+        spec = Dictionary(
+            Type=Name.Filespec,
+            F=String("log.txt"),
+            UF=String("log.txt"),
+            EF=Dictionary(F=pdf.make_indirect(stream)),
+        )
+        pdf.Root.Names = Dictionary(
+            EmbeddedFiles=Dictionary(
+                Names=Array([String("log.txt"), pdf.make_indirect(spec)])
+            )
+        )
+
+    return _rewrite(_base(), change, **AS_IS)
+
+
 def bomb_in_image() -> bytes:
     """12 KB holding a 40,000 x 40,000 RGB image (4.8 GB of samples)."""
     side = 40_000

@@ -14,6 +14,7 @@ import pytest
 from tests.conftest import doc_url
 from tests.documents.hostile.build import (
     _base,
+    bomb_in_attached_file,
     bomb_in_content,
     bomb_in_image,
     bomb_in_many_streams,
@@ -30,7 +31,8 @@ from tests.orders.helpers import element, order_body
 
 
 @pytest.mark.parametrize(
-    "build", [bomb_in_content, bomb_in_many_streams, bomb_in_image]
+    "build",
+    [bomb_in_content, bomb_in_many_streams, bomb_in_image, bomb_in_attached_file],
 )
 def test_decompression_bomb_is_refused_at_upload_in_time_and_memory(
     upload: Callable[..., Any], client: Any, build: Callable[[], bytes]

@@ -142,3 +142,23 @@ def _text(path: Path, box: Box, inset: float = 0) -> list[str]:
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     return done.stdout.split()
+
+
+def test_an_attached_gzip_that_inflates_past_the_limit_is_refused_not_held() -> None:
+    import gzip
+    import zlib
+
+    from engines.pdf.redact import attachments
+    from engines.pdf.redact.words import Removed, words_pattern
+
+    # 300 MiB of zeros in about 300 KB, written a MiB at a time.
+    deflater = zlib.compressobj(9, zlib.DEFLATED, 31)
+    chunk = bytes(1024 * 1024)
+    bomb = b"".join(deflater.compress(chunk) for _ in range(300)) + deflater.flush()
+    assert len(bomb) < 1024 * 1024
+    runs = [Removed("Zanzibar", True, True)]
+    with pytest.raises(EngineError, match="inflates to more than 256 MiB"):
+        attachments.scrub_file(bomb, words_pattern(runs), runs, 0, lambda d, r: d)
+    small = gzip.compress(b"meet at Zanzibar at noon")
+    clean = attachments.scrub_file(small, words_pattern(runs), runs, 0, lambda d, r: d)
+    assert b"Zanzibar" not in gzip.decompress(clean)
