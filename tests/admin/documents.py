@@ -1,10 +1,14 @@
 """Documents that look like what people upload: reports, invoices, slides, a
-rotated letter, images; plus a few real-world PDFs from the shared corpus."""
+rotated letter, images; plus a few real-world PDFs from the shared corpus.
+
+Each is drawn once per test run (`cache`): the same bytes serve every data set,
+and drawing them (the 40-page manual most) cost seconds per test."""
 
 from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from functools import cache
 
 import pymupdf
 
@@ -47,6 +51,7 @@ def _bars(
     page.draw_line((x - 6, y), (x + len(values) * 34, y), color=(0.5, 0.5, 0.5))
 
 
+@cache
 def report(
     title: str,
     pages: int,
@@ -84,6 +89,7 @@ def report(
     return doc.tobytes(garbage=3, deflate=True)
 
 
+@cache
 def invoice(number: int) -> bytes:
     doc = pymupdf.open()
     page = doc.new_page(width=A4[0], height=A4[1])
@@ -115,6 +121,7 @@ def invoice(number: int) -> bytes:
     return doc.tobytes(garbage=3, deflate=True)
 
 
+@cache
 def slides(title: str, count: int) -> bytes:
     doc = pymupdf.open()
     for n in range(count):
@@ -136,6 +143,7 @@ def slides(title: str, count: int) -> bytes:
     return doc.tobytes(garbage=3, deflate=True)
 
 
+@cache
 def letter(rotate: int) -> bytes:
     doc = pymupdf.open()
     page = doc.new_page(width=LETTER[0], height=LETTER[1])
@@ -154,6 +162,7 @@ def letter(rotate: int) -> bytes:
     return doc.tobytes(garbage=3, deflate=True)
 
 
+@cache
 def picture(fmt: str, hue: int) -> bytes:
     """A chart-like picture as PNG or JPEG (drawn on a page, then rendered)."""
     doc = pymupdf.open()
@@ -172,6 +181,7 @@ def picture(fmt: str, hue: int) -> bytes:
     return pix.tobytes("jpg" if fmt == "jpeg" else "png")
 
 
+@cache
 def tiff_pages(count: int) -> bytes | None:
     """A multi-frame TIFF (one frame per scanned page), when Pillow is there."""
     try:

@@ -96,8 +96,10 @@ def wait_comparison(node: LiveService, order_id: str, timeout: float) -> dict[st
 def test_two_nodes_share_documents_through_s3_and_take_over_a_dead_nodes_order(
     tmp_path: Path, make_pdf: Callable[..., bytes]
 ) -> None:
+    # A dead node's order is taken over once its timeout and grace have passed
+    # since it started: a 20-page comparison runs in about 2 s.
     env = {
-        "TRANSFORMSVC_ORDER_TIMEOUT": "10",
+        "TRANSFORMSVC_ORDER_TIMEOUT": "6",
         "TRANSFORMSVC_RECOVERY_GRACE": "1",
         "TRANSFORMSVC_HEARTBEAT_SECONDS": "1",
     }

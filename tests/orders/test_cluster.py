@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -81,8 +83,6 @@ def test_an_idle_database_broker_is_woken_by_the_enqueue_not_by_its_poll(
 ) -> None:
     """With an 8 s poll, only the NOTIFY sent on enqueue can start orders at once
     (the stock broker sleeps out its poll: this test fails with it)."""
-    import time
-
     from orders.models import TransformationOrder
 
     with live_service(
@@ -101,6 +101,22 @@ def test_an_idle_database_broker_is_woken_by_the_enqueue_not_by_its_poll(
             assert order.started_at is not None
             waited = (order.started_at - order.queued_at).total_seconds()
             assert waited < 2.0, f"order queued for {waited:.3f} s"
+        stop_woken(service.processes["worker"])
+
+
+def stop_woken(worker: subprocess.Popen[bytes], timeout: float = 15) -> None:
+    """SIGTERM the cluster and NOTIFY its idle pusher until it ends: otherwise the
+    pusher sleeps out its poll (8 s) before it sees the stop."""
+    from django.db import connection
+
+    from jobs.broker import CHANNEL
+
+    worker.terminate()
+    deadline = time.monotonic() + timeout
+    while worker.poll() is None and time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, 'stop')", [CHANNEL])
+        time.sleep(0.2)
 
 
 @pytest.mark.cluster

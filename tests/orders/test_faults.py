@@ -54,14 +54,16 @@ def many_pages(n: int) -> bytes:
 def test_a_worker_killed_mid_order_loses_nothing(
     tmp_path: Path, make_pdf: Callable[..., bytes]
 ) -> None:
+    # The killed order is re-queued once its timeout and grace have passed since it
+    # started: a 40-page comparison (a few seconds) fits a 10 s timeout twice over.
     env = {
-        "TRANSFORMSVC_ORDER_TIMEOUT": "20",
+        "TRANSFORMSVC_ORDER_TIMEOUT": "10",
         "TRANSFORMSVC_HEARTBEAT_SECONDS": "1",
         "TRANSFORMSVC_RECOVERY_GRACE": "2",
     }
     with live_service(tmp_path / "live", extra_env=env) as service:
         octet = {"Content-Type": "application/octet-stream"}
-        big = service.post("/documents", data=many_pages(60), headers=octet).json()[
+        big = service.post("/documents", data=many_pages(40), headers=octet).json()[
             "id"
         ]
         small = service.post("/documents", data=make_pdf(3), headers=octet).json()["id"]
