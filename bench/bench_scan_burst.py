@@ -84,7 +84,9 @@ def wait_searchable(base: str, ids: list[str], limit: float) -> float | None:
 
 
 def pdf_p(summary: dict[str, Any]) -> dict[str, Any]:
-    return {key: summary.get(key) for key in ("p50", "p95", "p99", "errors")}
+    """The PDF users' percentiles, overall and per kind of request (which
+    requests a burst slows is what says where the interference is)."""
+    return {key: summary.get(key) for key in ("p50", "p95", "p99", "errors", "kinds")}
 
 
 def main() -> None:
