@@ -9,10 +9,13 @@ at start with the variable's name instead of failing a request later. Code reads
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from django.core.exceptions import ImproperlyConfigured
+
+N = TypeVar("N", int, float)
 
 FOIA_EXEMPTIONS = (
     "(b)(1)=Classified national security information"
@@ -40,26 +43,20 @@ class Environ:
         return self.environ.get(name, default)
 
     def integer(self, name: str, default: int) -> int:
-        raw = self.environ.get(name)
-        if raw is None or not raw.strip():
-            return default
-        try:
-            return int(raw)
-        except ValueError:
-            raise ImproperlyConfigured(
-                f"{name} must be a whole number, not {raw!r}"
-            ) from None
+        return self._parsed(name, default, int, "a whole number")
 
     def number(self, name: str, default: float) -> float:
+        return self._parsed(name, default, float, "a number")
+
+    def _parsed(self, name: str, default: N, parse: Callable[[str], N], what: str) -> N:
+        """The variable read by `parse`; `default` when unset or blank."""
         raw = self.environ.get(name)
         if raw is None or not raw.strip():
             return default
         try:
-            return float(raw)
+            return parse(raw)
         except ValueError:
-            raise ImproperlyConfigured(
-                f"{name} must be a number, not {raw!r}"
-            ) from None
+            raise ImproperlyConfigured(f"{name} must be {what}, not {raw!r}") from None
 
     def flag(self, name: str, default: bool) -> bool:
         raw = self.environ.get(name)
