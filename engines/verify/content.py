@@ -176,6 +176,7 @@ class ContentReader:
             return found
         shown: dict[int, list[str]] = {}  # reading number → pieces
         others: list[str] = []
+        names: set[str] = set()  # a font's or a state's name recurs at each use
         font = FontReader(None)
         fonts = drawn.resources.get(Name.Font)
         for instruction in operations:
@@ -194,12 +195,18 @@ class ContentReader:
             if name in _NUMBERS_ONLY:
                 continue
             for operand in operands:
-                others.extend(_operand_texts(operand))
+                if isinstance(operand, Name):
+                    names.add(str(operand))  # read below, once per stream
+                else:
+                    others.extend(_operand_texts(operand))
         for pieces in shown.values():
             joined = "".join(pieces)
             found |= self._needles.matches(joined.replace("\x00", ""))
             found |= self._needles.matches(joined.replace("\x00", " "))
-        # Operand texts repeat (a font's name at each line): each is read once.
+        for name in names:
+            if not is_syntax(name):
+                others.extend(name_readings(name))
+        # Operand texts repeat (one string drawn twice): each is read once.
         for text in dict.fromkeys(others):
             found |= self._needles.matches(text)
         return found

@@ -119,6 +119,24 @@ class PageText:
         return glyphs
 
 
+def clipped_lines(textpage: pymupdf.TextPage, clip: Rect4) -> list[dict[str, Any]]:
+    """The rawdict lines of `textpage` that meet `clip`, with only their
+    characters whose box overlaps it: the test MuPDF's text page applies to
+    its own media box, here pointed at `clip` for the one extraction (the
+    text page is read once however many clips are taken from it)."""
+    internal = textpage.this.m_internal
+    # Both rectangles are held by name: the field is copied from the memory
+    # `internal()` points into, which a temporary would already have freed.
+    whole = pymupdf.mupdf.FzRect(internal.mediabox)
+    wanted = pymupdf.mupdf.FzRect(*clip)
+    internal.mediabox = wanted.internal()
+    try:
+        blocks = textpage.extractRAWDICT()["blocks"]
+    finally:
+        internal.mediabox = whole.internal()
+    return [line for block in blocks for line in block.get("lines", ())]
+
+
 def _is_vertical(line: dict[str, Any]) -> bool:
     """The line runs along the page's y axis (rotated text)."""
     cos, sin = line["dir"]

@@ -8,8 +8,9 @@ from __future__ import annotations
 import pymupdf
 
 from engines.pdf import redact
+from engines.pdf.redact.glyphmap import TEXT_ONLY, clipped_lines
 from engines.pdf.types import Box
-from tests.pdf.redact.helpers import write_lines
+from tests.pdf.redact.helpers import LINES, word_box, write_lines
 
 # A 2 × 2 grey inline image drawn at (300, 100)-(400, 200) of a 612 × 792 page
 # (PDF user space: y up from the bottom).
@@ -82,3 +83,64 @@ def test_a_page_without_paths_under_its_areas_counts_none() -> None:
     page.draw_rect(pymupdf.Rect(440, 300, 500, 360), color=(0, 0, 1), width=1)
     done = redact.redact_page(page, [(_ON_IMAGE, None), (_ON_TEXT, None)])
     assert [count.paths for count in done.counts] == [0, 0]
+
+
+def test_each_area_counts_the_glyphs_it_removed_and_none_of_its_neighbours() -> None:
+    # Areas on three lines, two of them on one line: each area's
+    # neighbourhood holds glyphs that stay and glyphs another area removes;
+    # each counts its own only.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    write_lines(page, LINES, leading=20)
+    areas = [
+        word_box(page, "secret"),
+        word_box(page, "alpha"),
+        word_box(page, "charlie"),
+        word_box(page, "golf"),
+    ]
+    done = redact.redact_page(page, [(box, None) for box in areas])
+    assert [count.glyphs for count in done.counts] == [6, 5, 7, 4]
+    assert [count.text for count in done.counts] == [
+        "secret", "alpha", "charlie", "golf"
+    ]  # fmt: skip
+    words = page.get_text("text").split()
+    assert words == ["bravo", "delta", "echo", "foxtrot", "hotel"]
+
+
+def test_glyphs_an_area_touches_but_leaves_are_not_counted() -> None:
+    # Lines set close: the word's box reaches into the lines above and below,
+    # whose glyphs stay (the edge rule). Only the word's own glyphs went.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    write_lines(page, LINES, leading=14)
+    done = redact.redact_page(page, [(word_box(page, "secret"), None)])
+    assert [(count.glyphs, count.text) for count in done.counts] == [(6, "secret")]
+    assert "bravo" in page.get_text() and "golf" in page.get_text()
+
+
+def _overlaps(box: tuple[float, ...], clip: tuple[float, ...]) -> bool:
+    return not (
+        clip[0] >= box[2] or clip[1] >= box[3] or clip[2] <= box[0] or clip[3] <= box[1]
+    )
+
+
+def test_an_area_read_from_a_shared_reading_sees_what_a_whole_reading_holds() -> None:
+    # The evidence reads the page once and takes each area's neighbourhood
+    # from that reading: exactly the glyphs of the whole reading whose box
+    # overlaps it, and the reading is whole again afterwards.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    write_lines(page, [*LINES, "india juliett kilo"])
+    textpage = page.get_textpage(flags=TEXT_ONLY)
+    whole = [
+        (c["c"], c["origin"], c["bbox"]) for b in textpage.extractRAWDICT()["blocks"]
+        for ln in b.get("lines", ()) for s in ln["spans"] for c in s["chars"]
+    ]  # fmt: skip
+    for area in [(40.0, 100.0, 130.0, 120.0), (120.0, 80.0, 300.0, 140.0)]:
+        expected = [(c, o) for c, o, box in whole if _overlaps(box, area)]
+        taken = [
+            (c["c"], c["origin"]) for ln in clipped_lines(textpage, area)
+            for s in ln["spans"] for c in s["chars"]
+        ]  # fmt: skip
+        assert taken == expected and 0 < len(taken) < len(whole)
+    assert tuple(textpage.rect) == tuple(page.rect)

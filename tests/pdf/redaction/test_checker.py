@@ -99,6 +99,23 @@ def test_the_word_shown_outside_the_areas_may_stay(tmp_path: Path) -> None:
     verify.verify(str(path), [WORD], {0: [_area(away)]})
 
 
+def test_the_word_as_a_name_in_a_content_stream_is_a_leak(tmp_path: Path) -> None:
+    # A marked-content tag and a property name, each used more than once.
+    path = tmp_path / "tagged.pdf"
+    _page_with(path, ["alpha beta", "gamma"])
+    for tag in (b"/Quokka", b"/Qu#6Fkka"):
+        with pikepdf.open(path) as pdf:
+            page = pdf.pages[0]
+            page.contents_add(
+                pdf.make_stream(
+                    tag + b" BMC EMC " + tag + b" BMC EMC /Span " + tag + b" BDC EMC"
+                )
+            )
+            out = tmp_path / "named.pdf"
+            pdf.save(out)
+        assert "page 1, content streams" in _message(out, {})
+
+
 def test_names_of_the_format_are_not_the_removed_word(tmp_path: Path) -> None:
     path = tmp_path / "first.pdf"
     _page_with(path, ["First Last Page Font Quokka"])
