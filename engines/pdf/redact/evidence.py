@@ -15,7 +15,8 @@ from typing import Any
 
 import pymupdf
 
-from engines.pdf.redact.glyphmap import TEXT_ONLY, Rect4, clipped_lines
+from engines.pdf.redact.glyphmap import TEXT_ONLY
+from engines.pdf.redact.lines import Rect4, clipped_lines
 
 _mupdf = pymupdf.mupdf
 # MuPDF writes the content it filters anew, rounding positions: a glyph still
@@ -58,7 +59,7 @@ def before(
     images: Sequence[dict[str, Any]] | None = None,
 ) -> Snapshot:
     """Read what lies under each area before anything is removed; `lines` are
-    the page's text lines as already extracted (rawdict), `images` its image
+    the lines meeting the areas as already extracted (rawdict), `images` its image
     list (`Page.get_image_info`) when already read."""
     counts = [AreaCount() for _ in areas]
     for image in page.get_image_info() if images is None else images:

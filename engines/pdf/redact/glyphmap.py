@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 import pymupdf
 
 from engines.pdf.glyphs import capped_box, is_tall
+from engines.pdf.redact.lines import Rect4, TextLines, rect4
 from engines.pdf.redact.runs import Kept, Piece, joined
 from engines.pdf.redact.words import Removed
 
@@ -29,9 +30,6 @@ _CLEARANCE = 0.01
 # on a scanned page with a text layer cost 20 to 300 times the text itself. (An
 # image drawn between two glyphs no longer splits their line in two.)
 TEXT_ONLY = pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES
-# (x0, y0, x1, y1) in PyMuPDF page space. Glyph boxes stay plain floats: a page
-# has thousands of glyphs, and a pymupdf.Rect costs microseconds to make.
-Rect4 = tuple[float, float, float, float]
 
 
 class Glyph(NamedTuple):
@@ -45,14 +43,9 @@ class Glyph(NamedTuple):
     origin: tuple[int, int]  # hundredths of a point: which glyph it is
 
 
-def _rect4(bbox: Sequence[float]) -> Rect4:
-    """An extracted bbox as plain floats."""
-    x0, y0, x1, y1 = bbox
-    return (x0, y0, x1, y1)
-
-
 class PageText:
-    """The page's text lines from one extraction; their glyphs made on demand.
+    """The page's text lines from one extraction; their characters read and
+    their glyphs made on demand (`lines`).
 
     Only the lines near an area are looked at glyph by glyph: PyMuPDF makes a
     line's box the union of its glyph boxes, so a line whose box meets no area
@@ -64,20 +57,22 @@ class PageText:
         # (`Page.get_image_info`) when it could be read on the way, else None.
         self.images: list[dict[str, Any]] | None = None
         textpage = _image_free_textpage(page) if with_images else None
-        if textpage is not None:
+        if textpage is None:
+            textpage = page.get_textpage(flags=TEXT_ONLY)
+        else:
             self.images = []
-        blocks = page.get_text("rawdict", flags=TEXT_ONLY, textpage=textpage)["blocks"]
-        self._lines = [
-            (_rect4(line["bbox"]), line)
-            for block in blocks
-            for line in block.get("lines", ())
-        ]
+        self._text = TextLines(textpage)
+        self._lines = self._text.lines
         self._glyphs: dict[int, list[Glyph]] = {}
 
-    @property
-    def raw_lines(self) -> list[dict[str, Any]]:
-        """The extracted lines (rawdict), in page order."""
-        return [line for _, line in self._lines]
+    def raw_lines_meeting(self, areas: Sequence[Rect4]) -> list[dict[str, Any]]:
+        """The extracted lines (rawdict) whose box meets one of `areas`, in
+        page order."""
+        return [
+            self._text.raw(number)
+            for number, (bbox, _) in enumerate(self._lines)
+            if any(_meets(bbox, area) for area in areas)
+        ]
 
     def boxes_meeting(
         self, areas: Sequence[Rect4], *, vertical: bool = False
@@ -115,26 +110,9 @@ class PageText:
     def _line(self, number: int, line: dict[str, Any]) -> list[Glyph]:
         glyphs = self._glyphs.get(number)
         if glyphs is None:
-            glyphs = self._glyphs[number] = _line_glyphs(line, number)
+            raw = self._text.raw(number)
+            glyphs = self._glyphs[number] = _line_glyphs(raw, number)
         return glyphs
-
-
-def clipped_lines(textpage: pymupdf.TextPage, clip: Rect4) -> list[dict[str, Any]]:
-    """The rawdict lines of `textpage` that meet `clip`, with only their
-    characters whose box overlaps it: the test MuPDF's text page applies to
-    its own media box, here pointed at `clip` for the one extraction (the
-    text page is read once however many clips are taken from it)."""
-    internal = textpage.this.m_internal
-    # Both rectangles are held by name: the field is copied from the memory
-    # `internal()` points into, which a temporary would already have freed.
-    whole = pymupdf.mupdf.FzRect(internal.mediabox)
-    wanted = pymupdf.mupdf.FzRect(*clip)
-    internal.mediabox = wanted.internal()
-    try:
-        blocks = textpage.extractRAWDICT()["blocks"]
-    finally:
-        internal.mediabox = whole.internal()
-    return [line for block in blocks for line in block.get("lines", ())]
 
 
 def _is_vertical(line: dict[str, Any]) -> bool:
@@ -177,7 +155,7 @@ def _line_glyphs(line: dict[str, Any], number: int) -> list[Glyph]:
             full = (
                 capped_box(char["bbox"], char["origin"], span["size"])
                 if tall
-                else _rect4(char["bbox"])
+                else rect4(char["bbox"])
             )
             x, y = char["origin"]
             origin = (round(x * 100), round(y * 100))

@@ -88,7 +88,9 @@ def _redact_page(
     rects = _page_areas(page, [box for box, _ in boxes])
     floats = [(rect.x0, rect.y0, rect.x1, rect.y1) for rect in rects]
     text_rects, texts = _text_plan(page, floats)
-    snapshot = evidence.before(page, floats, texts[0].raw_lines, texts[0].images)
+    snapshot = evidence.before(
+        page, floats, texts[0].raw_lines_meeting(floats), texts[0].images
+    )
     inked = inked_under(type3_runs(page), floats)
     if inked:
         text_rects = [*text_rects, *glyph_marks(inked)]

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pymupdf
 
 from engines.pdf import redact
-from engines.pdf.redact.glyphmap import TEXT_ONLY, clipped_lines
+from engines.pdf.redact.glyphmap import TEXT_ONLY
+from engines.pdf.redact.lines import clipped_lines
 from engines.pdf.types import Box
 from tests.pdf.redact.helpers import LINES, word_box, write_lines
 
