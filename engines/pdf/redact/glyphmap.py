@@ -68,11 +68,7 @@ class PageText:
     def raw_lines_meeting(self, areas: Sequence[Rect4]) -> list[dict[str, Any]]:
         """The extracted lines (rawdict) whose box meets one of `areas`, in
         page order."""
-        return [
-            self._text.raw(number)
-            for number, (bbox, _) in enumerate(self._lines)
-            if any(_meets(bbox, area) for area in areas)
-        ]
+        return [self._text.raw(number) for number, _ in self._near(areas)]
 
     def boxes_meeting(
         self, areas: Sequence[Rect4], *, vertical: bool = False
@@ -80,21 +76,19 @@ class PageText:
         """The boxes of the lines (only the vertical ones, with `vertical`)
         that meet one of `areas`."""
         return [
-            bbox
-            for bbox, line in self._lines
-            if any(_meets(bbox, a) for a in areas)
-            and (not vertical or _is_vertical(line))
+            self._lines[number][0]
+            for number, _ in self._near(areas)
+            if not vertical or _is_vertical(self._lines[number][1])
         ]
 
     def lines_meeting(
         self, areas: Sequence[Rect4]
-    ) -> Iterator[tuple[list[Glyph], list[Rect4]]]:
+    ) -> Iterator[tuple[list[Glyph], list[int]]]:
         """Each line whose box meets one of `areas`, in page order: its glyphs and
-        the areas its box meets (the only ones its glyphs can meet)."""
-        for number, (bbox, line) in enumerate(self._lines):
-            near = [area for area in areas if _meets(bbox, area)]
-            if near:
-                yield self._line(number, line), near
+        the indexes of the areas its box meets (the only ones its glyphs can
+        meet)."""
+        for number, near in self._near(areas):
+            yield self._line(number), near
 
     def lines_hit(
         self, areas: Sequence[Rect4], reach: Sequence[Rect4]
@@ -102,12 +96,36 @@ class PageText:
         """Each line a glyph of which `areas` can take, in page order: its
         glyphs and the areas its box meets (none for a vertical line yielded
         because its box meets one of `reach`)."""
-        for number, (bbox, line) in enumerate(self._lines):
-            near = [area for area in areas if _meets(bbox, area)]
-            if near or (_is_vertical(line) and any(_meets(bbox, r) for r in reach)):
-                yield self._line(number, line), near
+        near = dict(self._near(areas))
+        reached = {
+            number
+            for number, _ in self._near(reach)
+            if number not in near and _is_vertical(self._lines[number][1])
+        }
+        for number in sorted(near.keys() | reached):
+            yield self._line(number), [areas[n] for n in near.get(number, ())]
 
-    def _line(self, number: int, line: dict[str, Any]) -> list[Glyph]:
+    def _near(self, areas: Sequence[Rect4]) -> list[tuple[int, list[int]]]:
+        """Each line whose box meets one of `areas` (`_meets`), in page order,
+        with the indexes of the areas it meets. Written out as comparisons: it
+        runs for every line and area of the page."""
+        valid = [
+            (n, area) for n, area in enumerate(areas)
+            if area[0] <= area[2] and area[1] <= area[3]
+        ]  # fmt: skip
+        found = []
+        for number, ((x0, y0, x1, y1), _) in enumerate(self._lines):
+            if not (x0 <= x1 and y0 <= y1):
+                continue
+            near = [
+                n for n, (ax0, ay0, ax1, ay1) in valid
+                if x0 <= ax1 and ax0 <= x1 and y0 <= ay1 and ay0 <= y1
+            ]  # fmt: skip
+            if near:
+                found.append((number, near))
+        return found
+
+    def _line(self, number: int) -> list[Glyph]:
         glyphs = self._glyphs.get(number)
         if glyphs is None:
             raw = self._text.raw(number)
@@ -219,14 +237,17 @@ def text_rects(text: PageText, areas: Sequence[Rect4]) -> list[Rect4]:
     (glyph boxes of very different sizes overlapping), a small area at that glyph's
     centre is added: removing too much is the safe side.
     """
+    met_by: list[list[tuple[Glyph, float]]] = [[] for _ in areas]
+    for glyphs, near in text.lines_meeting(areas):
+        for n in near:
+            area = areas[n]
+            met_by[n] += [
+                (glyph, _depth(glyph, area))
+                for glyph, meets in zip(glyphs, _meeting(glyphs, area), strict=True)
+                if meets
+            ]
     result: list[Rect4] = []
-    for area in areas:
-        met = [
-            (glyph, _depth(glyph, area))
-            for glyphs, _ in text.lines_meeting([area])
-            for glyph, meets in zip(glyphs, _meeting(glyphs, area), strict=True)
-            if meets
-        ]
+    for area, met in zip(areas, met_by, strict=True):
         keep = [glyph for glyph, depth in met if depth < EDGE_FRACTION]
         remove = [glyph for glyph, depth in met if depth >= EDGE_FRACTION]
         narrowed = _narrow(area, keep)
