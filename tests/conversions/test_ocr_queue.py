@@ -55,6 +55,11 @@ def niceness(root: int) -> set[int]:
     return found
 
 
+def session_nice(pid: int) -> int:
+    """The nice of the autogroup (session) of process `pid`."""
+    return int(Path(f"/proc/{pid}/autogroup").read_text().split("nice")[1])
+
+
 def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while not check():
@@ -99,6 +104,11 @@ def test_an_order_finishes_while_the_ocr_queue_is_busy_recognising_a_scan(
         # The OCR queue's workers (Tesseract with them) yield the CPU to the rest.
         assert 10 in niceness(service.processes["ocr-worker"].pid)
         assert niceness(service.processes["worker"].pid) == {0}
+        # Each cluster leads a session of its own here: under autogroup
+        # scheduling the OCR cluster's session yields too, the main one's not.
+        if Path("/proc/self/autogroup").exists():
+            assert session_nice(service.processes["ocr-worker"].pid) == 10
+            assert session_nice(service.processes["worker"].pid) == 0
         wait_for(
             lambda: conversion(service, ocr_id)["currentState"] == "PROCESSED",
             60,

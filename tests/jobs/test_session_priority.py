@@ -1,0 +1,47 @@
+"""The OCR cluster lowers its session's CPU share only when it leads that
+session: under autogroup scheduling a process's nice weighs only within its
+session, and a session shared with the web server (`make run`) must not slow."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(
+    not Path("/proc/self/autogroup").exists(),
+    reason="this kernel has no autogroup scheduling (/proc/self/autogroup)",
+)
+
+_PROBE = (
+    "import sys; from jobs.queues import lower_session_priority as lower; "
+    "lowered = lower(10); "
+    "nice = open('/proc/self/autogroup').read().split('nice')[1].strip(); "
+    "print(lowered, nice)"
+)
+
+
+def _probe(*, own_session: bool) -> tuple[str, str]:
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE],
+        capture_output=True,
+        text=True,
+        check=True,
+        start_new_session=own_session,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    lowered, nice = done.stdout.split()
+    return lowered, nice
+
+
+def test_a_cluster_leading_its_session_lowers_the_session() -> None:
+    assert _probe(own_session=True) == ("True", "10")
+
+
+def test_a_cluster_sharing_its_session_leaves_it_alone() -> None:
+    before = Path("/proc/self/autogroup").read_text()
+    lowered, _ = _probe(own_session=False)
+    assert lowered == "False"
+    assert Path("/proc/self/autogroup").read_text() == before
