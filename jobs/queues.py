@@ -43,10 +43,15 @@ def of_heartbeats(rows: QuerySet[Any], queue: str) -> QuerySet[Any]:
     return rows.filter(name__endswith=f"/{queue}")
 
 
+def _queue_nice() -> int:
+    """The nice of this process's queue (0 for main)."""
+    return int(str(settings.Q_CLUSTER.get("nice", 0) or 0))
+
+
 def lower_priority(sender: Any = None, proc_name: str = "", **kwargs: Any) -> None:
     """Run this worker (and the engines it starts: Tesseract) at the queue's
     `nice`, so that the interactive work of the node takes the CPU first."""
-    nice = int(str(settings.Q_CLUSTER.get("nice", 0) or 0))
+    nice = _queue_nice()
     if nice <= 0 or proc_name == "MainProcess":
         return
     try:
@@ -85,6 +90,6 @@ def connect() -> None:
 
     post_spawn.connect(lower_priority, dispatch_uid="transformsvc-queue-nice")
     if process_role() == "worker":
-        nice = int(str(settings.Q_CLUSTER.get("nice", 0) or 0))
+        nice = _queue_nice()
         if lower_session_priority(nice):
             logger.info("the %s cluster's session runs at nice %d", served_here(), nice)

@@ -79,15 +79,25 @@ def test_lines_in_one_place_and_overlapping_lines_are_read_whole() -> None:
         assert reader._reads == len(whole) - 1  # the two in one place at once
 
 
-def test_past_the_lines_read_alone_the_page_is_read_whole(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def _read_in_order(
+    monkeypatch: pytest.MonkeyPatch, setting: str, value: float
+) -> tuple[TextLines, list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every line of `_page` read in order with `lines.<setting>` at `value`:
+    the reader, what it read, and the whole reading."""
     with pymupdf.open() as document:
         textpage = _page(document).get_textpage(flags=TEXT_ONLY)
         whole = _whole(textpage)
-        monkeypatch.setattr(lines_module, "_ONE_BY_ONE", 1)
+        monkeypatch.setattr(lines_module, setting, value)
         reader = TextLines(textpage)
-        assert [reader.raw(n) for n in range(len(whole))] == whole
+        return reader, [reader.raw(n) for n in range(len(whole))], whole
+
+
+def test_past_the_lines_read_alone_the_page_is_read_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reader, read, whole = _read_in_order(monkeypatch, "_ONE_BY_ONE", 1)
+    assert read == whole
+    assert reader._reads == 1  # the rest came from one reading of the page
 
 
 def test_a_line_read_with_a_clip_too_tight_is_not_taken(
@@ -95,10 +105,6 @@ def test_a_line_read_with_a_clip_too_tight_is_not_taken(
 ) -> None:
     # Read through a box smaller than the line's, a line comes back cut: its
     # box or its count of characters differ, and the whole page is read.
-    with pymupdf.open() as document:
-        textpage = _page(document).get_textpage(flags=TEXT_ONLY)
-        whole = _whole(textpage)
-        monkeypatch.setattr(lines_module, "_GROW", -20.0)
-        reader = TextLines(textpage)
-        assert [reader.raw(n) for n in range(len(whole))] == whole
-        assert reader._reads == 1  # the first line's reading was refused
+    reader, read, whole = _read_in_order(monkeypatch, "_GROW", -20.0)
+    assert read == whole
+    assert reader._reads == 1  # the first line's reading was refused
