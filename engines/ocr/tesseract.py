@@ -4,7 +4,9 @@ The CLI, not PyMuPDF's built-in OCR: a child process can be killed when a page
 takes too long (MuPDF's in-process Tesseract cannot be stopped), it read a page
 twice as fast here, and its models and threads are Tesseract's own (OCR_NOTES).
 Each run is a new process group, killed as a whole on timeout, with
-OMP_THREAD_LIMIT=1 so that N workers use N cores, never more.
+OMP_THREAD_LIMIT=1 so that N workers use N cores, never more. It stays in its
+worker's session: under autogroup scheduling a new session would be a new
+group with a full CPU share of its own, whatever the OCR queue's priority.
 """
 
 from __future__ import annotations
@@ -149,7 +151,9 @@ def _run(command: list[str], image: bytes, timeout: float) -> str:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, **_ENVIRONMENT},
-        start_new_session=True,  # its own process group, killed as a whole
+        # Its own process group, killed as a whole; not its own session, which
+        # would escape the OCR cluster's lowered session priority.
+        process_group=0,
     )
     try:
         out, err = process.communicate(image, timeout=timeout)

@@ -118,7 +118,9 @@ def test_the_page_time_limit_kills_tesseract_and_the_page_is_reported(
 def test_tesseract_runs_single_threaded_in_a_process_group_of_its_own(
     scanned_pdf: Path, tmp_path: Path
 ) -> None:
-    """Two workers on two cores must not run more than two OCR threads."""
+    """Two workers on two cores must not run more than two OCR threads. Tesseract
+    stays in its worker's session: a session of its own is a CPU group of its own
+    under autogroup scheduling, which the OCR queue's priority would not reach."""
     seen: dict[str, object] = {}
 
     def watch() -> None:
@@ -135,6 +137,7 @@ def test_tesseract_runs_single_threaded_in_a_process_group_of_its_own(
                             if line.startswith("Threads:")
                         )
                     seen["group"] = os.getpgid(pid) == pid
+                    seen["session"] = os.getsid(pid)
                 except (OSError, StopIteration):
                     continue
             time.sleep(0.02)
@@ -146,6 +149,7 @@ def test_tesseract_runs_single_threaded_in_a_process_group_of_its_own(
     assert b"OMP_THREAD_LIMIT=1" in seen["env"]  # type: ignore[operator]
     assert seen["threads"] == 1
     assert seen["group"] is True
+    assert seen["session"] == os.getsid(0)
 
 
 @pytest.fixture
