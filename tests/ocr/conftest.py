@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -43,7 +44,13 @@ def scan(text_page: Path) -> Scan:
         return scan_page(doc[0], 300, noise=6)
 
 
+@pytest.fixture(scope="session")
+def _scanned_pdf_once(scan: Scan, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # Encoding the noisy page takes about 2 s; each test gets a copy of its own.
+    return scan.pdf(tmp_path_factory.mktemp("scan") / "scan.pdf")
+
+
 @pytest.fixture
-def scanned_pdf(scan: Scan, tmp_path: Path) -> Path:
+def scanned_pdf(_scanned_pdf_once: Path, tmp_path: Path) -> Path:
     """The scan as an image-only PDF page, as a scanner writes it."""
-    return scan.pdf(tmp_path / "scan.pdf")
+    return Path(shutil.copy(_scanned_pdf_once, tmp_path / "scan.pdf"))
