@@ -5,9 +5,13 @@ from __future__ import annotations
 import pymupdf
 
 from bench.context import Context, page_count
-from bench.measure import CLOSE_TO_ENGINE, Row, interleaved, median, skipped
+from bench.measure import Goal, Row, interleaved, median, skipped
 
 NUMBER = "1"
+# The upload refuses damaged page trees and decompression bombs before it answers
+# (qpdf reads the page tree, Flate streams are inflated and counted): work the
+# baseline does not do. At most twice the engine (issue 30).
+GOAL = Goal("ratio", "<=", 2)
 
 
 def run(ctx: Context) -> list[Row]:
@@ -17,7 +21,7 @@ def run(ctx: Context) -> list[Row]:
                 NUMBER,
                 "upload + layout of octave.pdf",
                 "s",
-                CLOSE_TO_ENGINE,
+                GOAL,
                 "corpus absent",
             )
         ]
@@ -46,7 +50,7 @@ def run(ctx: Context) -> list[Row]:
             "s",
             median(service_s),
             median(baseline_s),
-            CLOSE_TO_ENGINE,
+            GOAL,
             ctx.runs,
             baseline_label="PyMuPDF open + every page's size in-process",
             notes={
