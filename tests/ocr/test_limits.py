@@ -127,19 +127,25 @@ def test_tesseract_runs_single_threaded_in_a_process_group_of_its_own(
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and not seen:
             for pid in _children_named("tesseract"):
-                try:
+                try:  # all or nothing: a process that ended midway is skipped
                     with open(f"/proc/{pid}/environ", "rb") as environ:
-                        seen["env"] = environ.read().split(b"\0")
+                        env = environ.read().split(b"\0")
                     with open(f"/proc/{pid}/status") as status:
-                        seen["threads"] = next(
+                        threads = next(
                             int(line.split()[1])
                             for line in status
                             if line.startswith("Threads:")
                         )
-                    seen["group"] = os.getpgid(pid) == pid
-                    seen["session"] = os.getsid(pid)
+                    found = {
+                        "env": env,
+                        "threads": threads,
+                        "group": os.getpgid(pid) == pid,
+                        "session": os.getsid(pid),
+                    }
                 except (OSError, StopIteration):
                     continue
+                seen.update(found)
+                break
             time.sleep(0.02)
 
     watcher = threading.Thread(target=watch)
