@@ -18,7 +18,7 @@ import pikepdf
 import pymupdf
 
 from engines.errors import EncryptedDocument, UnsupportedDocument
-from engines.pdf.pagetree import read_pages
+from engines.pdf.pagetree import PageTree
 from engines.pdf.types import DocumentInfo, PageLayout
 
 PDF = "application/pdf"
@@ -112,8 +112,11 @@ def inspect_pdf(
     no font in their resources (a quick look; the OCR engine decides per page).
     `password` opens an output this engine encrypted.
     """
-    with open_pdf(path, password) as doc:
-        count = doc.page_count
+    tree = _page_tree(path, password)
+    try:
+        count = tree.page_count
+        if count == 0:
+            raise UnsupportedDocument("the PDF has no pages")
         if max_pages is not None and count > max_pages:
             # Checked before walking the pages: a small file can hold a million.
             raise UnsupportedDocument(
@@ -121,7 +124,7 @@ def inspect_pdf(
             )
         pages = []
         scans = []
-        for number, page in enumerate(read_pages(doc, find_scans=find_scans), 1):
+        for number, page in enumerate(tree.pages(find_scans=find_scans), 1):
             if page.may_be_scan:
                 scans.append(number - 1)
             _check_page_size(number, page.width, page.height)
@@ -132,12 +135,37 @@ def inspect_pdf(
                     rotation=page.rotation,
                 )
             )
-        title = (doc.metadata or {}).get("title") or None
+        title = tree.title() or None
+    except pymupdf.mupdf.FzErrorBase as exc:
+        raise UnsupportedDocument(
+            f"the pages of the PDF cannot be read ({_reason(exc)}); repair it or "
+            "save it again as PDF, then upload it"
+        ) from exc
     if not produced_here:
         _check_with_qpdf(path, count)
     return DocumentInfo(
         mime_type=PDF, pages=tuple(pages), title=title, scans=tuple(scans)
     )
+
+
+def _page_tree(path: str, password: str) -> PageTree:
+    try:
+        tree = PageTree(path)
+    except pymupdf.mupdf.FzErrorBase as exc:
+        raise UnsupportedDocument(
+            f"the file is not a readable PDF ({_reason(exc)})"
+        ) from exc
+    if tree.needs_password(password):
+        raise EncryptedDocument(
+            "the PDF is encrypted with a password; upload it unencrypted"
+        )
+    return tree
+
+
+def _reason(exc: Exception) -> str:
+    """MuPDF's message without its error code ("code=7: no objects found")."""
+    text = str(exc).strip()
+    return text.split(": ", 1)[1] if text.startswith("code=") else text
 
 
 def _check_page_size(number: int, width: float, height: float) -> None:

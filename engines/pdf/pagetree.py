@@ -1,10 +1,12 @@
 """A PDF's pages as the upload's layout needs them, read from the page tree.
 
-Loading a page with MuPDF (`doc[n]`) also reads its annotations, links and
-transparency groups; the layout needs only each page's displayed box and its
+PyMuPDF's `Document` reads the whole outline when it opens a file, and loading a
+page (`doc[n]`) also reads its annotations, links and transparency groups; the
+layout needs only the page count, the title and each page's displayed box and
 /Rotate, which MuPDF computes from the page object alone. On a 1,158-page manual
-this pass takes half the time of loading every page, for the same figures (a test
-compares them with `Page.rect` and `Page.rotation` over the corpus).
+this takes half the time of opening it with PyMuPDF and loading every page, for
+the same figures (a test compares them with `Page.rect` and `Page.rotation` over
+the corpus).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ _FONT = _mupdf.PDF_ENUM_NAME_Font
 _XOBJECT = _mupdf.PDF_ENUM_NAME_XObject
 _SUBTYPE = _mupdf.PDF_ENUM_NAME_Subtype
 _IMAGE = _mupdf.PDF_ENUM_NAME_Image
+_TITLE = "info:Title"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,25 +37,49 @@ class PageEntry:
     may_be_scan: bool
 
 
-def read_pages(doc: pymupdf.Document, *, find_scans: bool) -> Iterator[PageEntry]:
-    """Every page of `doc` (a PDF) in order. `find_scans`: also tell the pages
-    whose resources hold an image and no font, in the page or in its forms (the
-    OCR engine decides per page); False for every page otherwise."""
-    pdf = _mupdf.pdf_document_from_fz_document(doc.this)
-    for number in range(doc.page_count):
-        obj = _mupdf.pdf_lookup_page_obj(pdf, number)
-        box, ctm = _mupdf.FzRect(), _mupdf.FzMatrix()
-        # What MuPDF's page bound is made of (pdf_bound_page): the CropBox within
-        # the MediaBox, UserUnit and /Rotate as a transform.
-        _mupdf.pdf_page_obj_transform(obj, box, ctm)
-        rect = _mupdf.fz_transform_rect(box, ctm)
-        rotation = _mupdf.pdf_to_int(_mupdf.pdf_dict_get_inheritable(obj, _ROTATE))
-        yield PageEntry(
-            width=rect.x1 - rect.x0,
-            height=rect.y1 - rect.y0,
-            rotation=_normal_rotation(rotation),
-            may_be_scan=find_scans and _images_without_fonts(obj),
-        )
+class PageTree:
+    """A PDF opened with MuPDF for its page tree alone; `open` raises MuPDF's
+    errors (`pymupdf.mupdf.FzErrorBase`) for what it cannot read."""
+
+    def __init__(self, path: str) -> None:
+        self._pdf = _mupdf.pdf_open_document(path)
+
+    def needs_password(self, password: str) -> bool:
+        """Whether the file stays locked: encrypted, and `password` does not
+        open it (MuPDF tries the empty password on its own)."""
+        if not _mupdf.pdf_needs_password(self._pdf):
+            return False
+        return not _mupdf.pdf_authenticate_password(self._pdf, password)
+
+    @property
+    def page_count(self) -> int:
+        return int(_mupdf.pdf_count_pages(self._pdf))
+
+    def title(self) -> str:
+        """The document information's /Title, "" when there is none."""
+        try:
+            return str(_mupdf.fz_lookup_metadata2(_mupdf.FzDocument(self._pdf), _TITLE))
+        except _mupdf.FzErrorBase:
+            return ""
+
+    def pages(self, *, find_scans: bool) -> Iterator[PageEntry]:
+        """Every page in order. `find_scans`: also tell the pages whose resources
+        hold an image and no font, in the page or in its forms (the OCR engine
+        decides per page); False for every page otherwise."""
+        for number in range(self.page_count):
+            obj = _mupdf.pdf_lookup_page_obj(self._pdf, number)
+            box, ctm = _mupdf.FzRect(), _mupdf.FzMatrix()
+            # What MuPDF's page bound is made of (pdf_bound_page): the CropBox
+            # within the MediaBox, UserUnit and /Rotate as a transform.
+            _mupdf.pdf_page_obj_transform(obj, box, ctm)
+            rect = _mupdf.fz_transform_rect(box, ctm)
+            rotate = _mupdf.pdf_to_int(_mupdf.pdf_dict_get_inheritable(obj, _ROTATE))
+            yield PageEntry(
+                width=rect.x1 - rect.x0,
+                height=rect.y1 - rect.y0,
+                rotation=_normal_rotation(rotate),
+                may_be_scan=find_scans and _images_without_fonts(obj),
+            )
 
 
 def _normal_rotation(rotate: int) -> int:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from engines.pdf.pagetree import read_pages
+from engines.pdf.pagetree import PageTree
 from tests import corpus
 
 pytestmark = pytest.mark.skipif(not corpus.available(), reason=corpus.ABSENT_REASON)
@@ -25,7 +25,10 @@ def test_sizes_rotations_and_scan_candidates_are_those_of_loaded_pages(
     with pymupdf.open(path) as doc:
         if doc.needs_pass:
             pytest.skip("encrypted with a password")
-        entries = list(read_pages(doc, find_scans=True))
+        tree = PageTree(str(path))
+        assert not tree.needs_password("")
+        assert tree.title() == (doc.metadata or {}).get("title", "")
+        entries = list(tree.pages(find_scans=True))
         assert len(entries) == doc.page_count
         for page, entry in zip(doc, entries, strict=True):
             assert (entry.width, entry.height) == (page.rect.width, page.rect.height)
@@ -44,7 +47,7 @@ def _page(doc: pymupdf.Document, text: str | None, image: bool) -> None:
         page.insert_text((20, 50), text)
 
 
-def test_rotated_pages_boxes_and_forms_read_as_mupdf_shows_them() -> None:
+def test_rotated_pages_boxes_and_forms_read_as_mupdf_shows_them(tmp_path: Path) -> None:
     doc = pymupdf.open()
     _page(doc, "text only", image=False)
     _page(doc, None, image=True)  # a scan
@@ -62,8 +65,11 @@ def test_rotated_pages_boxes_and_forms_read_as_mupdf_shows_them() -> None:
     text_in_form = doc.new_page(width=200, height=300)
     text_in_form.show_pdf_page(text_in_form.rect, holder, 0)
     text_in_form.show_pdf_page(text_in_form.rect, holder, 1)
-    doc = pymupdf.open("pdf", doc.tobytes())
-    entries = list(read_pages(doc, find_scans=True))
+    path = tmp_path / "pages.pdf"
+    doc.save(path)
+    doc = pymupdf.open(path)
+    tree = PageTree(str(path))
+    entries = list(tree.pages(find_scans=True))
     assert [(e.width, e.height, e.rotation) for e in entries] == [
         (page.rect.width, page.rect.height, page.rotation) for page in doc
     ]
@@ -74,4 +80,5 @@ def test_rotated_pages_boxes_and_forms_read_as_mupdf_shows_them() -> None:
         (100, 50),
     ]
     assert [e.may_be_scan for e in entries] == [False, True, False, False, True, False]
-    assert not any(e.may_be_scan for e in read_pages(doc, find_scans=False))
+    assert not any(e.may_be_scan for e in tree.pages(find_scans=False))
+    assert tree.page_count == 6 and tree.title() == ""
