@@ -9,12 +9,9 @@ import bisect
 import dataclasses
 from collections.abc import Iterator, Sequence
 
-import pymupdf
-
-from engines.pdf import geometry
 from engines.pdf.glyphs import has_right_to_left
 from engines.pdf.text.extract import Line, PageText
-from engines.pdf.types import Link, PositionText
+from engines.pdf.types import Box, Link, PositionText
 
 
 def results_for_span(page: PageText, start: int, end: int) -> Iterator[PositionText]:
@@ -50,17 +47,18 @@ def trim_whitespace(text: str, first: int, last: int) -> tuple[int, int]:
 
 def position_text(page: PageText, line: Line, first: int, last: int) -> PositionText:
     """The characters [first, last) of `line` as a PositionText."""
-    rects = [line.rect(index) for index in range(first, last)]
-    x0 = min(r[0] for r in rects)
-    y0 = min(r[1] for r in rects)
-    x1 = max(r[2] for r in rects)
-    y1 = max(r[3] for r in rects)
+    # The line keeps 4 floats per character: each coordinate is one strided slice.
+    flat = line.rects[4 * first : 4 * last]
+    lefts, tops, rights, bottoms = flat[0::4], flat[1::4], flat[2::4], flat[3::4]
+    rects = list(zip(lefts, tops, rights, bottoms, strict=True))
+    x0, y0, x1, y1 = min(lefts), min(tops), max(rights), max(bottoms)
     text = line.text[first:last]
     font_index = first + next((i for i, c in enumerate(text) if not c.isspace()), 0)
     font, size = line.font(font_index)
     return PositionText(
         page=page.page,
-        position=geometry.rect_to_box(pymupdf.Rect(x0, y0, x1, y1)),
+        # As pymupdf.Rect's width and height: never negative.
+        position=Box(x=x0, y=y0, w=max(0, x1 - x0), h=max(0, y1 - y0)),
         text=text,
         individual_widths=_widths(rects, vertical=line.rotation in (90, 270)),
         font_size=size,
@@ -68,7 +66,7 @@ def position_text(page: PageText, line: Line, first: int, last: int) -> Position
         paragraph_id=line.block,
         right_to_left=has_right_to_left(text),
         rotation=line.rotation,
-        link=_link_under(page.links, rects),
+        link=_link_under(page.links, rects, (x0, y0, x1, y1)),
     )
 
 
@@ -113,14 +111,27 @@ def _widths(
 
 
 def _link_under(
-    links: Sequence[Link], rects: Sequence[tuple[float, float, float, float]]
+    links: Sequence[Link],
+    rects: Sequence[tuple[float, float, float, float]],
+    bounds: tuple[float, float, float, float],
 ) -> Link | None:
     """The link holding the centre of a matched character (edges merely touching
-    a neighbouring line's link do not count)."""
+    a neighbouring line's link do not count). `bounds`: the box of `rects`, which
+    holds every centre (extraction orders each box: x0 <= x1, y0 <= y1), so a
+    link outside it is passed over at once."""
+    if not links:
+        return None
+    left, top, right, bottom = bounds
+    centres: list[tuple[float, float]] | None = None
     for link in links:
         box = link.position
-        for x0, y0, x1, y1 in rects:
-            x, y = (x0 + x1) / 2, (y0 + y1) / 2
-            if box.x <= x <= box.x + box.w and box.y <= y <= box.y + box.h:
+        x0, y0 = box.x, box.y
+        x1, y1 = x0 + box.w, y0 + box.h
+        if x1 < left or x0 > right or y1 < top or y0 > bottom:
+            continue
+        if centres is None:
+            centres = [((a + c) / 2, (b + d) / 2) for a, b, c, d in rects]
+        for x, y in centres:
+            if x0 <= x <= x1 and y0 <= y <= y1:
                 return link
     return None
