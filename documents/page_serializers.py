@@ -5,19 +5,71 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.http import QueryDict
 from rest_framework import serializers
 
 from documents.pages import MAX_IMAGE_WIDTH
 from engines.pdf.text.render import ImageFilters, ImageSpec
-from engines.pdf.types import Box, PositionText
+from engines.pdf.types import Box, PositionText, SearchQuery
 from transformsvc.fields import StrictBooleanField
+
+_SEARCH_TEXT_MAX = 10000
 
 
 class SearchQuerySerializer(serializers.Serializer):
-    searchText = serializers.CharField(trim_whitespace=False, max_length=10000)
+    searchText = serializers.CharField(
+        trim_whitespace=False, max_length=_SEARCH_TEXT_MAX
+    )
     caseSensitive = StrictBooleanField(required=False, default=False)
     accentSensitive = StrictBooleanField(required=False, default=False)
     regex = StrictBooleanField(required=False, default=False)
+
+
+_SEARCH_FLAGS = {
+    "caseSensitive": "case_sensitive",
+    "accentSensitive": "accent_sensitive",
+    "regex": "regex",
+}
+_BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def search_query(params: QueryDict) -> SearchQuery:
+    """The search a page search's query string asks for; 400 as
+    `SearchQuerySerializer` words it when it is not valid.
+
+    A viewer searches as its user types: the serializer (which copies its
+    fields for each request) is called only for a query it might refuse, so
+    a plain one (each parameter once, booleans spelled as that field takes
+    them, a text the field keeps as it is) is read directly, to the same value.
+    """
+    text = params.get("searchText")
+    plain = (
+        isinstance(text, str)
+        and 0 < len(text) <= _SEARCH_TEXT_MAX
+        and "\x00" not in text
+        and _SURROGATE.search(text) is None
+        and all(len(params.getlist(key)) == 1 for key in params)
+        and set(params) <= {"searchText", *_SEARCH_FLAGS}
+    )
+    flags: dict[str, bool] = {}
+    for key, name in _SEARCH_FLAGS.items():
+        if not plain:
+            break
+        value = params.get(key)
+        if value is None:
+            flags[name] = False
+            continue
+        flag = _BOOLEANS.get(value.strip().lower())
+        plain = flag is not None
+        flags[name] = bool(flag)
+    if not plain:
+        query = SearchQuerySerializer(data=params)
+        query.is_valid(raise_exception=True)
+        data = query.validated_data
+        text = str(data["searchText"])
+        flags = {name: bool(data[key]) for key, name in _SEARCH_FLAGS.items()}
+    return SearchQuery(text=str(text), **flags)
 
 
 _DESCRIPTION = re.compile(

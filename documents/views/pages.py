@@ -17,9 +17,9 @@ from documents.page_serializers import (
     SearchQuerySerializer,
     SearchResultsSerializer,
     page_contents,
+    search_query,
     search_results,
 )
-from engines.pdf.types import SearchQuery
 
 
 class PageTextSearchView(APIView):
@@ -35,20 +35,9 @@ class PageTextSearchView(APIView):
         responses={200: SearchResultsSerializer},
     )
     def get(self, request: Request, document_id: str, page: str) -> Response:
-        query = SearchQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        params = query.validated_data
+        query = search_query(request.query_params)
         doc = readcache.document_for_pages(document_id, request_owner_id(request))
-        matches = pages.page_search(
-            doc,
-            int(page),
-            SearchQuery(
-                text=params["searchText"],
-                case_sensitive=params["caseSensitive"],
-                accent_sensitive=params["accentSensitive"],
-                regex=params["regex"],
-            ),
-        )
+        matches = pages.page_search(doc, int(page), query)
         return Response(search_results(matches))
 
 
