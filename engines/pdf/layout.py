@@ -79,7 +79,8 @@ def open_pdf(path: str, password: str = "") -> pymupdf.Document:
     try:
         doc = pymupdf.open(path, filetype="pdf")
     except Exception as exc:  # MuPDF raises plain RuntimeError/FileDataError
-        raise UnsupportedDocument(f"the file is not a readable PDF ({exc})") from exc
+        detail = str(exc).replace(repr(path), "it").replace(path, "it")
+        raise UnsupportedDocument(f"the file is not a readable PDF ({detail})") from exc
     if doc.needs_pass and not doc.authenticate(password):
         doc.close()
         raise EncryptedDocument(

@@ -8,6 +8,8 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from engines.errors import UnsupportedDocument
+from engines.pdf.layout import inspect_pdf, open_pdf
 from engines.pdf.pagetree import PageTree
 from tests import corpus
 
@@ -82,3 +84,13 @@ def test_rotated_pages_boxes_and_forms_read_as_mupdf_shows_them(tmp_path: Path) 
     assert [e.may_be_scan for e in entries] == [False, True, False, False, True, False]
     assert not any(e.may_be_scan for e in tree.pages(find_scans=False))
     assert tree.page_count == 6 and tree.title() == ""
+
+
+def test_a_refused_file_is_never_named_by_its_path(tmp_path: Path) -> None:
+    junk = tmp_path / "spooled-upload"
+    junk.write_bytes(b"%PDF-1.7\nnot a PDF at all\n")
+    for read in (open_pdf, inspect_pdf):
+        with pytest.raises(UnsupportedDocument) as refused:
+            read(str(junk))
+        assert "not a readable PDF" in str(refused.value)
+        assert str(tmp_path) not in str(refused.value)
