@@ -39,37 +39,45 @@ def search_query(params: QueryDict) -> SearchQuery:
     `SearchQuerySerializer` words it when it is not valid.
 
     A viewer searches as its user types: the serializer (which copies its
-    fields for each request) is called only for a query it might refuse, so
-    a plain one (each parameter once, booleans spelled as that field takes
-    them, a text the field keeps as it is) is read directly, to the same value.
+    fields for each request) is called only for a query it might refuse.
     """
+    plain = _plain_search_query(params)
+    if plain is not None:
+        return plain
+    query = SearchQuerySerializer(data=params)
+    query.is_valid(raise_exception=True)
+    return search_query_of(query.validated_data)
+
+
+def search_query_of(data: dict[str, Any]) -> SearchQuery:
+    """The search that a search serializer's validated data asks for."""
+    return SearchQuery(
+        text=str(data["searchText"]),
+        **{name: bool(data[key]) for key, name in _SEARCH_FLAGS.items()},
+    )
+
+
+def _plain_search_query(params: QueryDict) -> SearchQuery | None:
+    """The search of a query string the serializer would take as it is (each
+    parameter once, a text it keeps unchanged, booleans spelled as its field
+    takes them), read to the same value; None for any other."""
     text = params.get("searchText")
-    plain = (
+    if not (
         isinstance(text, str)
         and 0 < len(text) <= _SEARCH_TEXT_MAX
         and "\x00" not in text
         and _SURROGATE.search(text) is None
-        and all(len(params.getlist(key)) == 1 for key in params)
         and set(params) <= {"searchText", *_SEARCH_FLAGS}
-    )
+        and all(len(params.getlist(key)) == 1 for key in params)
+    ):
+        return None
     flags: dict[str, bool] = {}
     for key, name in _SEARCH_FLAGS.items():
-        if not plain:
-            break
-        value = params.get(key)
-        if value is None:
-            flags[name] = False
-            continue
-        flag = _BOOLEANS.get(value.strip().lower())
-        plain = flag is not None
-        flags[name] = bool(flag)
-    if not plain:
-        query = SearchQuerySerializer(data=params)
-        query.is_valid(raise_exception=True)
-        data = query.validated_data
-        text = str(data["searchText"])
-        flags = {name: bool(data[key]) for key, name in _SEARCH_FLAGS.items()}
-    return SearchQuery(text=str(text), **flags)
+        flag = _BOOLEANS.get(params.get(key, "false").strip().lower())
+        if flag is None:
+            return None
+        flags[name] = flag
+    return SearchQuery(text=text, **flags)
 
 
 _DESCRIPTION = re.compile(

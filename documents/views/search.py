@@ -16,17 +16,8 @@ from documents.page_serializers import (
     SearchQuerySerializer,
     multi_pages_result,
     pages_result,
+    search_query_of,
 )
-from engines.pdf.types import SearchQuery
-
-
-def _query(params: dict[str, object]) -> SearchQuery:
-    return SearchQuery(
-        text=str(params["searchText"]),
-        case_sensitive=bool(params["caseSensitive"]),
-        accent_sensitive=bool(params["accentSensitive"]),
-        regex=bool(params["regex"]),
-    )
 
 
 class PagesSearchView(APIView):
@@ -47,7 +38,7 @@ class PagesSearchView(APIView):
         query = SearchQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         doc = readcache.document_for_pages(document_id, request_owner_id(request))
-        found = search.document_search(doc, _query(query.validated_data))
+        found = search.document_search(doc, search_query_of(query.validated_data))
         return Response(
             pages_result(
                 doc.id,
@@ -78,7 +69,10 @@ class DocumentSearchView(APIView):
         params = query.validated_data
         doc = readcache.document_for_pages(document_id, request_owner_id(request))
         found = search.document_search(
-            doc, _query(params), first=params["fromPage"], last=params["toPage"]
+            doc,
+            search_query_of(params),
+            first=params["fromPage"],
+            last=params["toPage"],
         )
         return Response(
             multi_pages_result(

@@ -73,22 +73,25 @@ def sniff(head: bytes) -> str | None:
     return None
 
 
+_ENCRYPTED = "the PDF is encrypted with a password; upload it unencrypted"
+_NO_PAGES = "the PDF has no pages"
+
+
 def open_pdf(path: str, password: str = "") -> pymupdf.Document:
     """Open a PDF, unlocking it with `password` (the empty one by default) when
     it is encrypted."""
     try:
         doc = pymupdf.open(path, filetype="pdf")
     except Exception as exc:  # MuPDF raises plain RuntimeError/FileDataError
-        detail = str(exc).replace(repr(path), "it").replace(path, "it")
-        raise UnsupportedDocument(f"the file is not a readable PDF ({detail})") from exc
+        raise UnsupportedDocument(
+            f"the file is not a readable PDF ({_reason(exc, path)})"
+        ) from exc
     if doc.needs_pass and not doc.authenticate(password):
         doc.close()
-        raise EncryptedDocument(
-            "the PDF is encrypted with a password; upload it unencrypted"
-        )
+        raise EncryptedDocument(_ENCRYPTED)
     if doc.page_count == 0:
         doc.close()
-        raise UnsupportedDocument("the PDF has no pages")
+        raise UnsupportedDocument(_NO_PAGES)
     return doc
 
 
@@ -117,7 +120,7 @@ def inspect_pdf(
     try:
         count = tree.page_count
         if count == 0:
-            raise UnsupportedDocument("the PDF has no pages")
+            raise UnsupportedDocument(_NO_PAGES)
         if max_pages is not None and count > max_pages:
             # Checked before walking the pages: a small file can hold a million.
             raise UnsupportedDocument(
@@ -139,7 +142,7 @@ def inspect_pdf(
         title = tree.title() or None
     except pymupdf.mupdf.FzErrorBase as exc:
         raise UnsupportedDocument(
-            f"the pages of the PDF cannot be read ({_reason(exc)}); repair it or "
+            f"the pages of the PDF cannot be read ({_reason(exc, path)}); repair it or "
             "save it again as PDF, then upload it"
         ) from exc
     if not produced_here:
@@ -154,18 +157,17 @@ def _page_tree(path: str, password: str) -> PageTree:
         tree = PageTree(path)
     except pymupdf.mupdf.FzErrorBase as exc:
         raise UnsupportedDocument(
-            f"the file is not a readable PDF ({_reason(exc)})"
+            f"the file is not a readable PDF ({_reason(exc, path)})"
         ) from exc
     if tree.needs_password(password):
-        raise EncryptedDocument(
-            "the PDF is encrypted with a password; upload it unencrypted"
-        )
+        raise EncryptedDocument(_ENCRYPTED)
     return tree
 
 
-def _reason(exc: Exception) -> str:
-    """MuPDF's message without its error code ("code=7: no objects found")."""
-    text = str(exc).strip()
+def _reason(exc: Exception, path: str) -> str:
+    """MuPDF's message, without its error code ("code=7: no objects found") and
+    without the file's path (PyMuPDF's "Failed to open file '<path>'")."""
+    text = str(exc).strip().replace(repr(path), "it").replace(path, "it")
     return text.split(": ", 1)[1] if text.startswith("code=") else text
 
 

@@ -38,8 +38,9 @@ class PageEntry:
 
 
 class PageTree:
-    """A PDF opened with MuPDF for its page tree alone; `open` raises MuPDF's
-    errors (`pymupdf.mupdf.FzErrorBase`) for what it cannot read."""
+    """A PDF opened with MuPDF for its page tree alone. Opening it and reading
+    its pages raise MuPDF's errors (`pymupdf.mupdf.FzErrorBase`) for what MuPDF
+    cannot read."""
 
     def __init__(self, path: str) -> None:
         self._pdf = _mupdf.pdf_open_document(path)
@@ -120,10 +121,11 @@ def _scan(resources: pymupdf.mupdf.PdfObj, found: _Found, seen: set[int]) -> Non
         if _mupdf.pdf_name_eq(_mupdf.pdf_dict_get(xobject, _SUBTYPE), _IMAGE):
             found.image = True
             continue
-        number = _mupdf.pdf_to_num(xobject)
-        if number and number in seen:
-            continue
-        seen.add(number)
+        number = _mupdf.pdf_to_num(xobject)  # 0: a direct object, in no cycle
+        if number:
+            if number in seen:
+                continue
+            seen.add(number)
         _scan(_mupdf.pdf_dict_get(xobject, _RESOURCES), found, seen)
         if found.font:
             return

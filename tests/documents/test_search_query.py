@@ -10,7 +10,12 @@ import pytest
 from django.http import QueryDict
 from rest_framework.exceptions import ValidationError
 
-from documents.page_serializers import SearchQuerySerializer, search_query
+from documents import page_serializers
+from documents.page_serializers import (
+    SearchQuerySerializer,
+    _plain_search_query,
+    search_query,
+)
 from engines.pdf.types import SearchQuery
 
 QUERIES = [
@@ -66,3 +71,21 @@ def test_surrogates_are_refused_as_the_serializer_refuses_them() -> None:
     params["searchText"] = "half \ud800 pair"
     assert _by_search_query(params) == _by_serializer(params)
     assert isinstance(_by_serializer(params), dict)
+
+
+PLAIN = QUERIES[:5] + [{"searchText": "x" * 10_000}]
+
+
+@pytest.mark.parametrize("query", PLAIN, ids=lambda query: repr(query)[:40])
+def test_a_plain_query_is_read_without_the_serializer(
+    query: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    params = QueryDict(urlencode(query))
+    expected = _by_serializer(params)
+    assert _plain_search_query(params) == expected
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the serializer was called for a plain query")
+
+    monkeypatch.setattr(page_serializers, "SearchQuerySerializer", refused)
+    assert search_query(params) == expected
